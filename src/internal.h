@@ -227,6 +227,7 @@ typedef struct {
   int owner;              /* rank that owns the tile (holds its true value) */
   int scratch;            /* a runtime-private buffer: its owner is no placement hint */
   atomic_uint valid;      /* bit m: memory m holds a valid copy (bit 0 = host) */
+  int resv;               /* sched.c, while it records a task: the task's accesses to it */
   char *mcopy[4];         /* its buffers in memories 1.. (NDT_MAX_MEMS), or NULL */
   struct ndt_tile_dev *dev;  /* pins, in-flight writers and eviction order of its
                                 device copies (proc.c), made at its first device copy */

@@ -30,6 +30,8 @@ struct ndt_task {
   int ndeps;              /* unfinished predecessors (under lock) */
   int64_t bytes;          /* data allocated for it when it was recorded */
   ndt_fprec *fprec;       /* its op's floating-point error record, or NULL */
+  ndt_tile **used;        /* the tiles it has uses on (sched.c), dropped when it ran */
+  int nused;
   ndt_task **succ;        /* tasks waiting for this one (under lock) */
   int nsucc, capsucc;
   ndt_task *next;         /* ready queue link */

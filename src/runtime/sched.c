@@ -417,6 +417,9 @@ static wakes complete(ndt_task *t, ndt_status st, int ready_here) {
     }
   }
   t->nsucc = 0;
+  ndt__mfree(t->succ);   /* (done: no edge is added to it again) */
+  t->succ = NULL;
+  t->capsucc = 0;
   wakes w = {0, woke - (ready_here && woke > 0)};
   if (w.work > rt.nworkers) w.work = rt.nworkers;
   /* Waiters are woken only by what they wait for: the task a data wait
@@ -425,6 +428,41 @@ static wakes complete(ndt_task *t, ndt_status st, int ready_here) {
    * context switches per task: 16 for a sync after one op on 16 tiles. */
   w.done = t->waited || rt.any_waiters || (rt.zero_waiters && rt.pending == 0);
   return w;
+}
+
+/* Removes t's entries from the uses u[0..*n). */
+static void drop_uses_of(ndt_use *u, int *n, ndt_task *t) {
+  int j = 0;
+  for (int i = 0; i < *n; i++) {
+    if (u[i].task == t) atomic_fetch_sub(&t->refs, 1);   /* (the scheduler's is held) */
+    else u[j++] = u[i];
+  }
+  *n = j;
+}
+
+/* A task that ran and succeeded leaves its tiles now, before its stores
+ * (which keep the tiles alive) are released: a finished task's use orders
+ * nothing (prune drops it), but until a later task met the tile it held
+ * the task and its copy of the operands and argument, 1.5 to 3.5 KB a tile
+ * for every op (every tile of a 4 GiB array in 4 KiB tiles: gigabytes).
+ * A tile left without uses frees its lists too. (A failed or cancelled
+ * task stays until complete(): a wait for its tiles then reports it.) */
+static void forget_uses(ndt_task *t) {
+  if (!t->nused) return;
+  pthread_mutex_lock(&rt.lock);
+  for (int i = 0; i < t->nused; i++) {
+    ndt_tile *tl = t->used[i];
+    drop_uses_of(tl->writes, &tl->nwrites, t);
+    drop_uses_of(tl->reads, &tl->nreads, t);
+    if (!tl->nwrites && !tl->nreads && (tl->capwrites || tl->capreads)) {
+      ndt__mfree(tl->writes);
+      ndt__mfree(tl->reads);
+      tl->writes = tl->reads = NULL;
+      tl->capwrites = tl->capreads = 0;
+    }
+  }
+  t->nused = 0;
+  pthread_mutex_unlock(&rt.lock);
 }
 
 /* The trace's processor of the body that just ran on this thread: named
@@ -478,6 +516,7 @@ static ndt_status run_body(ndt_task *t, int tid) {
     mark_failed(t, st);
   }
   if (t->kind->release) t->kind->release(t->arg);   /* ran or cancelled: once */
+  if (st == NDT_OK && !cancelled && !lost_in) forget_uses(t);
   release_resources(t);
   return st;
 }
@@ -499,6 +538,7 @@ void ndt__task_finish(ndt_task *t, ndt_status st) {
     t->fprec = NULL;
   }
   if (t->kind->release) t->kind->release(t->arg);
+  if (st == NDT_OK) forget_uses(t);
   release_resources(t);
   pthread_mutex_lock(&rt.lock);
   wakes w = complete(t, st, 0);
@@ -908,7 +948,8 @@ void ndt__rt_fail(const char *name, ndt_status st) {
 /* Room for `extra` more successors; edges are added only after every
  * reservation succeeded, so a failed allocation leaves the graph unchanged. */
 static int reserve_succ(ndt_task *pred, int extra) {
-  if (pred->nsucc + extra <= pred->capsucc) return 0;
+  /* (a finished one gets no edges: add_edge) */
+  if (pred->nsucc + extra <= pred->capsucc || atomic_load(&pred->done)) return 0;
   int cap = pred->capsucc * 2;
   if (cap < pred->nsucc + extra) cap = pred->nsucc + extra;
   ndt_task **s = ndt__realloc(pred->succ, (size_t)cap * sizeof *s);
@@ -1126,6 +1167,8 @@ static ndt_status record_task(const ndt_taskrec *r) {
   sz = (sz + 15) & ~(size_t)15;
   size_t o_view = sz;
   sz += (size_t)nop * sizeof(ndt_array);
+  size_t o_used = sz;
+  sz += (size_t)nacc * sizeof(ndt_tile *);
   size_t o_wrote = sz;
   sz += (size_t)maxst;
   size_t head = (sz + 15) & ~(size_t)15;
@@ -1138,6 +1181,7 @@ static ndt_status record_task(const ndt_taskrec *r) {
   if (ndt__trace_on_) io_of(acc, nacc, &t->io_bytes, &t->ntiles);
   t->stores = (ndt_store **)(t + 1);
   t->wrote = (unsigned char *)t + o_wrote;
+  t->used = (ndt_tile **)((char *)t + o_used);
   t->op = (ndt_operand *)((char *)t + o_op);
   ndt_array *views = (ndt_array *)((char *)t + o_view);
   for (int i = 0; i < nop; i++) {
@@ -1174,20 +1218,26 @@ static ndt_status record_task(const ndt_taskrec *r) {
   t->nstores = nstores;
 
   pthread_mutex_lock(&rt.lock);
-  /* Reserve first: then recording cannot fail half-way. */
+  /* Reserve first: then recording cannot fail half-way. A predecessor
+   * gets one edge to t (add_edge), a tile one use per access of t to it
+   * (counted in resv): reserving the task's whole count of accesses in
+   * each gave every tile a reader of many (a combine over 4,096 tiles)
+   * room for 4,096 uses, and each of their writers room for 4,096 edges. */
   int oom = 0;
+  for (int i = 0; i < nacc; i++) acc[i].tile->resv++;
   for (int i = 0; i < nacc && !oom; i++) {
     ndt_tile *tl = acc[i].tile;
     for (int w = 0; w < tl->nwrites && !oom; w++)
-      if (reserve_succ(tl->writes[w].task, nacc)) oom = 1;
+      if (reserve_succ(tl->writes[w].task, 1)) oom = 1;
     if (acc[i].priv & NDT_WRITE) {
       for (int r = 0; r < tl->nreads && !oom; r++)
-        if (reserve_succ(tl->reads[r].task, nacc)) oom = 1;
-      if (!oom && reserve_uses(&tl->writes, &tl->nwrites, &tl->capwrites, nacc)) oom = 1;
-    } else if (!oom && reserve_uses(&tl->reads, &tl->nreads, &tl->capreads, nacc)) {
+        if (reserve_succ(tl->reads[r].task, 1)) oom = 1;
+      if (!oom && reserve_uses(&tl->writes, &tl->nwrites, &tl->capwrites, tl->resv)) oom = 1;
+    } else if (!oom && reserve_uses(&tl->reads, &tl->nreads, &tl->capreads, tl->resv)) {
       oom = 1;
     }
   }
+  for (int i = 0; i < nacc; i++) acc[i].tile->resv = 0;
   for (int i = 0; i < r->nafter && !oom; i++)
     if (r->after[i] && reserve_succ(r->after[i], 1)) oom = 1;
   if (oom) {
@@ -1213,6 +1263,13 @@ static ndt_status record_task(const ndt_taskrec *r) {
       atomic_fetch_add(&t->refs, 1);
       tl->reads[tl->nreads++] = use;
     }
+    /* (a tile its stores hold, so it lives until the task ran: forget_uses) */
+    if (!t->nused || t->used[t->nused - 1] != tl)
+      for (int k = 0; k < t->nstores; k++)
+        if (t->stores[k] == tl->store) {
+          t->used[t->nused++] = tl;
+          break;
+        }
   }
   for (int i = 0; i < r->nafter; i++)
     if (r->after[i]) add_edge(r->after[i], t);

@@ -945,7 +945,7 @@ static void test_graph_alloc_failures(void) {
   ndt_array *x;
   OK(ndt_ones(&x, 1, &n, NDT_FLOAT64));
   int failures = 0, at_record = 0, bad = 0;
-  for (int k = 1; k < 400; k += 3) {
+  for (int k = 1; k < 400; k += 2) {
     ndt_array *r[24] = {0};
     OK(ndt_sync());
     ndt_debug_fail_alloc_after(k);
