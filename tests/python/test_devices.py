@@ -216,7 +216,7 @@ def test_fused_kernel_refused_at_launch_goes_back_to_the_interpreter(tmp_path):
 def test_cuda_fault_names_the_op_and_goes_on_on_cpu():
     r = run("""
         import numpy, ndtile as np
-        a = np.arange(4_000_000.0)
+        a = np.asarray(numpy.arange(4_000_000.0))     # made on the host (arange runs on the device)
         try:
             a.sum().item()
             raise SystemExit("no error")
@@ -226,7 +226,7 @@ def test_cuda_fault_names_the_op_and_goes_on_on_cpu():
         assert msg.startswith("sum: the CUDA device 0 failed") and "disabled" in msg, msg
         b = np.arange(4_000_000.0) * 0.5
         assert b.sum().item() == (numpy.arange(4_000_000.0) * 0.5).sum()
-        assert float(a[17]) == 17.0         # a was made on the CPU: intact
+        assert float(a[17]) == 17.0         # a was made on the host: intact
         print("went on")
     """, NDTILE_DEVICES="cuda", NDTILE_CUDA_PLUGIN=cudahost_plugin(),
              NDTILE_CUDAHOST_FAIL="kernel:1")
