@@ -1,4 +1,6 @@
 """Shared test helpers: inputs for every dtype and comparison with NumPy."""
+import os
+
 import numpy as np
 
 import ndtile as nt
@@ -196,3 +198,12 @@ def compare_big(fn_nt, fn_np, rtol=0, atol=None):
     if not raised:
         assert_big(fn_nt(), exp, rtol, atol)
     return exp
+
+
+def cudahost_plugin():
+    """The CUDA plugin's host build: NDTILE_CUDAHOST_PLUGIN (make
+    test-cudahost sets it), else the build directory's; None when absent."""
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    p = os.environ.get("NDTILE_CUDAHOST_PLUGIN") or os.path.join(
+        root, "build", "tests", "cudahost", "libndtile_cudahost.so")
+    return p if os.path.exists(p) else None

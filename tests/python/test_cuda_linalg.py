@@ -26,13 +26,7 @@ import sys
 import textwrap
 
 import pytest
-
-
-def cudahost_plugin():
-    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
-    p = os.environ.get("NDTILE_CUDAHOST_PLUGIN") or os.path.join(
-        root, "build", "tests", "cudahost", "libndtile_cudahost.so")
-    return p if os.path.exists(p) else None
+from _helpers import cudahost_plugin
 
 
 pytestmark = pytest.mark.skipif(cudahost_plugin() is None,

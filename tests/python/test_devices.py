@@ -17,6 +17,7 @@ import sys
 import textwrap
 
 import pytest
+from _helpers import cudahost_plugin
 
 
 def run(code, **env_add):
@@ -114,15 +115,6 @@ def test_cuda_without_gpu_runs_on_cpu_and_says_why():
             NDTILE_VERBOSE="1")
     assert r.returncode == 0 and "/nonexistent/libndtile_cuda.so" in r.stderr, r.stderr
     assert r.stdout == cpu.stdout
-
-
-def cudahost_plugin():
-    """The CUDA plugin's host build: NDTILE_CUDAHOST_PLUGIN (make
-    test-cudahost sets it), else the build directory's; None when absent."""
-    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
-    p = os.environ.get("NDTILE_CUDAHOST_PLUGIN") or os.path.join(
-        root, "build", "tests", "cudahost", "libndtile_cudahost.so")
-    return p if os.path.exists(p) else None
 
 
 needs_cudahost = pytest.mark.skipif(cudahost_plugin() is None,

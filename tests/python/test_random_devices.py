@@ -12,6 +12,7 @@ import sys
 import textwrap
 
 import pytest
+from _helpers import cudahost_plugin
 
 
 def run(code, **env_add):
@@ -19,13 +20,6 @@ def run(code, **env_add):
     env.update(env_add)
     return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env,
                           capture_output=True, text=True, timeout=300)
-
-
-def cudahost_plugin():
-    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
-    p = os.environ.get("NDTILE_CUDAHOST_PLUGIN") or os.path.join(
-        root, "build", "tests", "cudahost", "libndtile_cudahost.so")
-    return p if os.path.exists(p) else None
 
 
 needs_cudahost = pytest.mark.skipif(cudahost_plugin() is None,
