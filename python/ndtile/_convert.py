@@ -1,11 +1,13 @@
 """Moving data between NumPy and ndtile, and normalising operands."""
 import inspect
 import types
+import warnings
 import weakref
 
 import numpy as _np
 
 from . import _core
+from . import _errstate
 from . import _array_api
 from . import _dtypes as D
 from . import _order as _O
@@ -323,8 +325,6 @@ def from_array_method(x, dtype, copy):
         except TypeError as e:
             if "__array__() got an unexpected keyword argument 'copy'" not in str(e):
                 raise
-            import warnings
-            from . import _errstate
             warnings.warn(_NO_COPY_KEYWORD, DeprecationWarning,
                           stacklevel=_errstate._stacklevel())     # the caller's line
             if copy is False:

@@ -14,6 +14,7 @@ from . import _core
 from . import _dtypes as D
 from . import _fallback as F
 from . import _multiarray
+from . import _reduce_where
 from ._multiarray import _shape_text
 from . import _umath
 from ._umath import _fallback_kw
@@ -503,10 +504,9 @@ def _seeded_inexact(name, x, dtc, initial, where, through):
 def _sum_where(name, x, axis, dtc, keepdims, initial, where, out):
     """A float or complex sum under where= in NumPy's order (_reduce_where),
     or None where that path does not give NumPy's bits."""
-    from . import _reduce_where
     mask = axes_mask(axis, x.ndim, True)
     return _reduce_where.sum_where(name, x, mask, dtc, bool(keepdims), initial, where,
-                                   out_code(out))
+                                   out_code(out), _initial_array)
 
 
 def _generic(name, a, axis, dtype, out, keepdims, initial=_NoValue, where=True):
@@ -612,10 +612,9 @@ def _mean_where(p, axis, out, keepdims, where):
     if (dtc != D.DEFAULT and dtc != x._dt) or out_code(out) not in (None, x._dt):
         return None
     check_out('mean', x.shape, axis, keepdims, out)
-    from . import _reduce_where
     mask = axes_mask(axis, x.ndim, True)
     s = _reduce_where.sum_where('sum', x, mask, D.DEFAULT, bool(keepdims), _NoValue, where,
-                                None)
+                                None, _initial_array)
     if s is None:
         return None
     cnt = _reduce_where.count_where(_reduce_where._mask_of(where, x), mask, keepdims)

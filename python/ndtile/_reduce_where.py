@@ -21,7 +21,7 @@ import math
 
 import numpy as _np
 
-from . import _core, _umath
+from . import _core, _multiarray, _umath
 from . import _dtypes as D
 from ._convert import Array
 
@@ -78,10 +78,12 @@ def lines(x, mask):
     return v._reshape((K, R, L))
 
 
-def sum_where(name, x, mask, dtc, keepdims, initial, where, through):
+def sum_where(name, x, mask, dtc, keepdims, initial, where, through, initial_array):
     """The sum (name 'sum' or 'nansum') of x over the axes of mask (None:
     all) under where=, NumPy's bits, keepdims or not; None where this path
-    does not give them (the caller goes on as before)."""
+    does not give them (the caller goes on as before). initial_array(v, c)
+    is the reductions' conversion of initial= (_methods', passed in: that
+    module imports this one)."""
     t = x._dt if dtc == D.DEFAULT else dtc
     if name not in ('sum', 'nansum') or t != x._dt or t not in _types() or \
             through not in (None, t):
@@ -95,19 +97,16 @@ def sum_where(name, x, mask, dtc, keepdims, initial, where, through):
         tuple(x.shape[k] for k in range(nd) if not red[k])
     if x.size == 0:
         # nothing folds: every element is the start
-        from ._methods import _initial_as
-        v = 0 if initial is _NoValue or initial is None else _initial_as(initial, t)
+        v = 0 if initial is _NoValue or initial is None else initial_array(initial, t).item()
         return _core.full(shape, t, v)
     if not x._c_contiguous or not w._c_contiguous:
         return None
     if name == 'nansum':
         # NumPy's nansum sums the array with its NaNs replaced by 0
-        from . import _multiarray
         x = _multiarray.where(_umath.UFUNCS['isnan']._arrays(x), 0, x)
     start = None
     if initial is not _NoValue and initial is not None:
-        from ._methods import _initial_array
-        start = _initial_array(initial, t).tobytes()
+        start = initial_array(initial, t).tobytes()
     xl = lines(x, mask)
     wl = lines(w, mask)
     r = _core.sum_where_lines(_core.REDUCE_NAMES.index('sum'), xl, wl) if start is None \

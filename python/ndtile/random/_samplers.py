@@ -15,6 +15,7 @@ from .. import _convert as _C
 from .. import _core
 from .. import _dtypes as _D
 from .. import _fallback as _F
+from .._fromnumeric import searchsorted
 from .._methods import reduce_nd
 from .._multiarray import empty, stack, where
 from .._umath import UFUNCS
@@ -890,7 +891,6 @@ class _Sampler:
                 raise ValueError("Fewer non-zero entries in p than size")
         if n == 0:
             return _core.zeros(dshape, _I64)
-        from .._fromnumeric import searchsorted
         if replace:
             cdf = pd.cumsum()
             cdf /= cdf[-1]
