@@ -303,7 +303,7 @@ def has_array_method(x):
         not isinstance(x, (Array, _ndarray_np, _generic))
 
 
-def from_array_method(x, dtype, copy):
+def from_array_method(x, dtype, copy, subok=False):
     """np.array(x, dtype, copy=copy) of an object with __array__
     (has_array_method), by NumPy 2's protocol: x.__array__(dtype, copy=copy),
     dtype only when given, copy only when not None; an __array__ without a
@@ -313,7 +313,9 @@ def from_array_method(x, dtype, copy):
     dtype is cast (copy=False: ValueError). An ndtile array __array__ gives
     is the result as it is, NumPy's array of a dtype ndtile holds is read
     into tiles (a copy: copy=False raises), one of a dtype ndtile does not
-    hold is NumPy's."""
+    hold is NumPy's. subok (asanyarray): a NumPy subclass instance that
+    __array__ gives (a memmap, a masked array) stays one, cast and copied
+    by NumPy's rules, as NumPy's asanyarray keeps it."""
     args = () if dtype is None else (dtype,)
     copied = False
     if copy is None:
@@ -338,6 +340,9 @@ def from_array_method(x, dtype, copy):
         return r._copy() if copy and not copied else r
     if not isinstance(r, _ndarray_np):
         raise ValueError("object __array__ method not producing an array")
+    if subok and type(r) is not _ndarray_np:
+        return _np.asanyarray(r, dtype, copy=True if copy and not copied else
+                              (False if copy is False else None))
     y = r
     if dtype is not None and r.dtype != dtype:
         if copy is False:

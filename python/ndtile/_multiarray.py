@@ -270,7 +270,9 @@ def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0,
         r = _np.array(object, dt, copy=copy, order=order)
     elif C.has_array_method(object):
         # the __array__ protocol, NumPy's way (dtype, copy= passed on)
-        r = C.from_array_method(object, dt, copy)
+        r = C.from_array_method(object, dt, copy, subok)
+        if type(r) is not C.ND and isinstance(r, Array) and not subok:
+            r = r._view()       # a subclass instance: NumPy's base-class view
     else:
         if copy is False:
             raise ValueError("Unable to avoid copy while creating an array as requested.\n"
@@ -348,16 +350,19 @@ def asanyarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
         # a subclass instance stays one (NumPy's subok=True)
         r = array(a, dtype, copy=copy, order='K' if order is None else order, subok=True)
         return a if r is a else r
-    if not isinstance(a, (Array, _np.ndarray, _np.generic)) and \
-            getattr(type(a), '__array__', None) is not None:
-        # the __array__ protocol, called once: a NumPy subclass instance it
-        # hands back (nibabel's ArrayProxy: a numpy.memmap) is NumPy's
-        # asanyarray's result, as for such an argument
-        r = a.__array__()
-        if isinstance(r, _np.ndarray) and type(r) is not _np.ndarray:
-            return _np.asanyarray(r, dtype, order, copy=copy)
-        if isinstance(r, (Array, _np.ndarray)):
-            a = r
+    if C.has_array_method(a):
+        # the __array__ protocol, NumPy's way (dtype, copy= passed on), called
+        # once: a NumPy subclass instance it hands back (nibabel's
+        # ArrayProxy: a numpy.memmap) is NumPy's asanyarray's result, as for
+        # such an argument, and so is an ndtile subclass instance
+        copy = _copy_mode(copy)
+        r = C.from_array_method(a, None if dtype is None else D.as_dtype(dtype), copy, True)
+        keep = False if copy is False else None
+        if isinstance(r, Array):
+            return asanyarray(r, None, order, copy=keep)
+        if order is not None:
+            r = _np.asanyarray(r, order=order, copy=keep)
+        return r
     return asarray(a, dtype, order, copy=copy)
 
 
@@ -975,10 +980,12 @@ def _overlap_operand(x):
     what it exposes (__array_interface__, the buffer protocol)."""
     if isinstance(x, (Array, _np.ndarray)):
         return x
-    if getattr(type(x), '__array__', None) is not None:
+    if C.has_array_method(x):
+        # called once, without arguments (NumPy's PyArray_FROM_O)
         r = x.__array__()
-        if isinstance(r, (Array, _np.ndarray)):
-            return r
+        if not isinstance(r, (Array, _np.ndarray)):
+            raise ValueError("object __array__ method not producing an array")
+        return r
     return _np.asarray(x)
 
 

@@ -1,0 +1,149 @@
+"""What session 36's conformance work found, each checked against NumPy:
+values, dtype, shape, exception type, aliasing, and the calls NumPy makes
+to an object's __array__."""
+import warnings
+
+import numpy as np
+import pytest
+
+import ndtile as nt
+
+# small, and 3000 float64 (24 KB: six 4 KiB tiles in tests; the default
+# settings' variant puts them above the inline threshold)
+SIZES = [0, 1, 5, 3000]
+
+
+def _protocol_object(xp, n, kind):
+    """An object with an __array__ giving xp's array of n float64, and the
+    list of the argument tuples it was called with."""
+    calls = []
+    base = xp.arange(n, dtype=float) * 0.5
+
+    class Full:
+        def __array__(self, dtype=None, copy=None):
+            calls.append((None if dtype is None else np.dtype(dtype), copy))
+            return base if dtype is None else base.astype(dtype)
+
+    class NoCopyKeyword:
+        def __array__(self, dtype=None):
+            calls.append((None if dtype is None else np.dtype(dtype),))
+            return base if dtype is None else base.astype(dtype)
+
+    class NoArguments:
+        def __array__(self):
+            calls.append(())
+            return base
+
+    class NotAnArray:
+        def __array__(self, dtype=None, copy=None):
+            calls.append((dtype, copy))
+            return [1.0] * n
+
+    class Masked:
+        def __array__(self, dtype=None, copy=None):
+            calls.append((None if dtype is None else np.dtype(dtype), copy))
+            return np.ma.masked_array(np.arange(n, dtype=float), mask=np.arange(n) % 2)
+
+    cls = {"full": Full, "nocopy": NoCopyKeyword, "noargs": NoArguments,
+           "notarray": NotAnArray, "masked": Masked}[kind]
+    return cls(), calls, base
+
+
+def _writes_through(r, base):
+    """Whether r is (a view of) base's memory: a write through r shows."""
+    if r.size == 0 or base.size == 0:
+        return None
+    before = float(np.asarray(base).ravel()[0])
+    np.asarray(r).ravel()   # (a NumPy subclass: its own memory)
+    r.reshape(-1)[0] = 99
+    return float(np.asarray(base).ravel()[0]) != before
+
+
+def _asany(xp, n, kind, kw):
+    obj, calls, base = _protocol_object(xp, n, kind)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        try:
+            r = xp.asanyarray(obj, **kw)
+        except Exception as e:       # noqa: BLE001 - the exception is compared
+            return (type(e).__name__, calls, [x.category for x in w])
+    kinds = {np.ndarray: "plain", nt.ndarray: "plain", np.ma.MaskedArray: "masked"}
+    got = (kinds.get(type(r), type(r).__name__), r.dtype, r.shape, np.asarray(r).tolist(),
+           calls, [x.category for x in w])
+    return got + (_writes_through(r, base),)
+
+
+ASANY_CALLS = [{}, {"dtype": np.float32}, {"dtype": np.float64}, {"copy": True},
+               {"copy": False}, {"dtype": np.float64, "copy": False},
+               {"dtype": np.float32, "copy": False}, {"order": "F"}, {"order": "C", "copy": True}]
+
+
+@pytest.mark.parametrize("kw", ASANY_CALLS)
+@pytest.mark.parametrize("kind", ["full", "nocopy", "noargs", "notarray", "masked"])
+@pytest.mark.parametrize("n", SIZES)
+def test_asanyarray_array_protocol(n, kind, kw):
+    # NumPy 2 calls __array__ once, with dtype when given and copy= when not
+    # None (a DeprecationWarning and a call without it for an __array__ that
+    # takes no copy keyword), and keeps a NumPy subclass instance it gives
+    # (asanyarray called __array__() without them, twice for a bad result)
+    assert _asany(nt, n, kind, kw) == _asany(np, n, kind, kw)
+
+
+@pytest.mark.default_settings
+@pytest.mark.parametrize("kw", ASANY_CALLS[:6])
+@pytest.mark.parametrize("kind", ["full", "nocopy"])
+def test_asanyarray_array_protocol_default_settings(kind, kw):
+    assert _asany(nt, 300000, kind, kw) == _asany(np, 300000, kind, kw)
+
+
+def test_asanyarray_of_an_object_giving_a_subclass_instance():
+    class Sub(nt.ndarray):
+        pass
+
+    s = nt.arange(6.0).reshape(2, 3).view(Sub)
+
+    class Gives:
+        def __array__(self, dtype=None, copy=None):
+            return s
+
+    # an ndtile subclass instance __array__ gives stays one, as NumPy's
+    # asanyarray keeps a NumPy subclass instance
+    assert nt.asanyarray(Gives()) is s
+    r = nt.asanyarray(Gives(), order="F")
+    assert type(r) is Sub and r.flags.f_contiguous and r.tolist() == s.tolist()
+    assert type(nt.asarray(Gives())) is nt.ndarray
+
+
+@pytest.mark.parametrize("fname", ["may_share_memory", "shares_memory"])
+@pytest.mark.parametrize("kind", ["full", "nocopy", "noargs", "notarray", "masked"])
+@pytest.mark.parametrize("n", [1, 3000])
+def test_share_memory_of_array_protocol_objects(n, kind, fname):
+    # __array__ called once and without arguments (NumPy's PyArray_FROM_O);
+    # a result that is no array is NumPy's ValueError at once
+    def run(xp):
+        obj, calls, base = _protocol_object(xp, n, kind)
+        try:
+            r = (getattr(xp, fname)(obj, base), getattr(xp, fname)(base[1:], obj))
+        except Exception as e:       # noqa: BLE001 - the exception is compared
+            r = type(e).__name__
+        return r, calls
+    assert run(nt) == run(np)
+
+
+def test_array_subok_of_an_object_giving_a_numpy_subclass_instance():
+    m = np.ma.masked_array([1.0, 2.0, 3.0], mask=[0, 1, 0])
+
+    class Gives:
+        def __array__(self, dtype=None, copy=None):
+            return m
+
+    def run(xp):
+        out = []
+        for kw in ({}, {"subok": True}, {"subok": True, "copy": False},
+                   {"subok": True, "dtype": np.float32}):
+            r = xp.array(Gives(), **kw)
+            out.append((isinstance(r, np.ma.MaskedArray), r is m, r.dtype, np.asarray(r).tolist()))
+        r = xp.asarray(Gives())
+        out.append((isinstance(r, np.ma.MaskedArray), r is m, r.dtype))
+        return out
+    assert run(nt) == run(np)
