@@ -217,7 +217,7 @@ def asarray(x, dtype=None, native=True):
     it a NumPy array, as NumPy does."""
     if type(x) is list or type(x) is tuple:
         # (the commonest input first: np.array(list) of small lists)
-        return _from_sequence(x, dtype, native)
+        return from_sequence(x, dtype, native)
     if isinstance(x, Array):
         if dtype is None or dtype == x.dtype:
             return x
@@ -240,11 +240,11 @@ def asarray(x, dtype=None, native=True):
             raise ValueError("object __array__ method not producing an array")
         y = _np.asarray(r, dtype=dtype)
     else:
-        return _from_sequence(x, dtype, native)
-    return _from_converted(y, dtype, native)
+        return from_sequence(x, dtype, native)
+    return from_converted(y, dtype, native)
 
 
-def _from_sequence(x, dtype, native):
+def from_sequence(x, dtype, native):
     """asarray of an object NumPy converts (a list, a tuple, a scalar)."""
     if type(x) is list and x and isinstance(x[0], Array):
         # NumPy reads the list's items by borrowed reference, and an
@@ -254,7 +254,7 @@ def _from_sequence(x, dtype, native):
         # copy of the list, holding its items.
         x = list(x)
     try:
-        y = _np.asarray(x, dtype=dtype)
+        y = _np.asarray(x, dtype)
     except ValueError:
         r = _array_method_result(x)
         if r is None:
@@ -264,10 +264,10 @@ def _from_sequence(x, dtype, native):
             return _put_back(asarray(t, dtype, native))
         y = asarray(r, dtype, native)
         return y._copy() if y is r else y     # a new array, as from any object
-    return _from_converted(y, dtype, native)
+    return from_converted(y, dtype, native)
 
 
-def _from_converted(y, dtype, native):
+def from_converted(y, dtype, native):
     """asarray's result for y, NumPy's array of the input."""
     c = D.code_of(y.dtype)    # (cached by the dtype object: a third of D.code's time)
     if c is None:
@@ -354,7 +354,7 @@ def from_array_method(x, dtype, copy, subok=False):
     if copy is False:
         raise ValueError(_NO_COPY + "\nndtile arrays always copy data from NumPy arrays "
                          "into tiles.")
-    return _from_converted(y, dtype, False)
+    return from_converted(y, dtype, False)
 
 
 def _array_method_tree(x, depth, seen=None):

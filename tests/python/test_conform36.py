@@ -147,3 +147,54 @@ def test_array_subok_of_an_object_giving_a_numpy_subclass_instance():
         out.append((isinstance(r, np.ma.MaskedArray), r is m, r.dtype))
         return out
     assert run(nt) == run(np)
+
+
+def _asarray_inputs(n):
+    base = np.arange(max(n, 1) * 6, dtype=float).reshape(-1, 6)[:max(n, 1)] * 0.5
+    return [
+        [1.0, 2.0, 3.0][:n], [1, 2, 3, 4][:n], (1, 2)[:n], [[1.5, 2], [3, 4]],
+        [True, False][:n], [1 + 2j, 3.0][:n], [[1, 2], [3]] if n == 2 else [[]],
+        np.arange(n), np.arange(n, dtype=np.uint16), base, base.T, base.T.copy(order="F"),
+        base[:, ::2], base[::-1], np.asfortranarray(base[:, :1]),
+        np.arange(n, dtype=">i4"), np.array(["a", "bc"] * n), np.zeros(n, dtype="f2"),
+        np.float64(2.5), 3, 2.5, [nt.arange(3), nt.arange(3)], (nt.ones(2), [1, 2]),
+        [np.float32(1.5)] * n, np.array(2.0),
+    ]
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3000])
+def test_asarray_fast_path_matches_numpy(n):
+    # asarray's path for lists, tuples and NumPy arrays with the defaults
+    # gives what the general path gives: NumPy's values, dtype, shape and
+    # layout; the NumPy array itself for a dtype ndtile does not hold
+    for i, x in enumerate(_asarray_inputs(n)):
+        try:
+            want = np.asarray(x)
+        except ValueError as e:
+            with pytest.raises(type(e)):
+                nt.asarray(x)
+            continue
+        got = nt.asarray(x)
+        assert got.dtype == want.dtype and got.shape == want.shape, i
+        assert np.asarray(got).tolist() == want.tolist(), i
+        if want.ndim > 1 and want.size and (want.flags.c_contiguous or want.flags.f_contiguous):
+            # (a strided NumPy view read into tiles is C-ordered: deviations 1)
+            assert got.flags.c_contiguous == want.flags.c_contiguous, i
+            assert got.flags.f_contiguous == want.flags.f_contiguous, i
+        held = want.dtype.isnative and want.dtype.kind in "biufc" and want.dtype.itemsize > 2 \
+            or want.dtype.kind in "biu" and want.dtype.isnative
+        # a dtype ndtile holds: a copy in tiles (deviations.md 22), else
+        # NumPy's own array (the input itself, as NumPy's asarray gives)
+        assert type(got) is (nt.ndarray if held else np.ndarray), i
+        if isinstance(x, np.ndarray):
+            assert (got is x) == (not held), i
+            if held and x.size:
+                y = x.copy(order="K")
+                got2 = nt.asarray(y)
+                y.reshape(-1)[0] = 7
+                assert np.asarray(got2).reshape(-1)[0] == x.reshape(-1)[0], i
+
+
+@pytest.mark.default_settings
+def test_asarray_fast_path_default_settings():
+    test_asarray_fast_path_matches_numpy(400000)
