@@ -205,11 +205,18 @@ def _copy_mode(copy):
 
 def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0,
           ndmax=_NoValue, like=None):
-    if (type(object) is list or type(object) is tuple) and dtype is None and copy is True and \
-            order == 'K' and type(ndmin) is int and not ndmin and ndmax is _NoValue and \
-            like is None and not (object and isinstance(object[0], Array)):
-        # a list of numbers with the defaults: what the steps below give it
-        return C.asarray(object, None, native=False)
+    if dtype is None and copy is True and order == 'K' and type(ndmin) is int and not ndmin \
+            and ndmax is _NoValue and like is None:
+        # the defaults: what the steps below give a list or tuple of numbers
+        # (not of ndtile arrays: stacked in tiles), and a NumPy array of a
+        # dtype ndtile holds (read into tiles, a copy; a Fortran-ordered
+        # one is copied in its layout below)
+        t = type(object)
+        if (t is list or t is tuple) and not (object and isinstance(object[0], Array)):
+            return C.from_sequence(object, None, False)
+        if t is _np.ndarray and D.code_of(object.dtype) is not None and \
+                (object.ndim < 2 or object.flags.c_contiguous or not object.flags.f_contiguous):
+            return C.from_converted(object, None, False)
     if like is not None:
         liked = C.like_call(like, array, locals())
         if liked is not C.NO_LIKE:

@@ -198,3 +198,24 @@ def test_asarray_fast_path_matches_numpy(n):
 @pytest.mark.default_settings
 def test_asarray_fast_path_default_settings():
     test_asarray_fast_path_matches_numpy(400000)
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3000])
+def test_array_fast_path_matches_numpy(n):
+    # array() with the defaults: a new array (never the input, nor sharing
+    # its memory), NumPy's values, dtype, shape and layout
+    for i, x in enumerate(_asarray_inputs(n)):
+        try:
+            want = np.array(x)
+        except ValueError as e:
+            with pytest.raises(type(e)):
+                nt.array(x)
+            continue
+        got = nt.array(x)
+        assert got is not x and got.dtype == want.dtype and got.shape == want.shape, i
+        assert np.asarray(got).tolist() == want.tolist(), i
+        if want.ndim > 1 and want.size:
+            assert got.flags.c_contiguous == want.flags.c_contiguous, i
+            assert got.flags.f_contiguous == want.flags.f_contiguous, i
+        if isinstance(x, np.ndarray) and x.size:
+            assert not np.shares_memory(np.asarray(got), x), i
