@@ -219,3 +219,42 @@ def test_array_fast_path_matches_numpy(n):
             assert got.flags.f_contiguous == want.flags.f_contiguous, i
         if isinstance(x, np.ndarray) and x.size:
             assert not np.shares_memory(np.asarray(got), x), i
+
+
+def _outer_subclass(xp, n):
+    class BadArr1(xp.ndarray):
+        def __array_finalize__(self, obj):
+            if self.ndim == 3:                      # outer's reshape to 3 dims
+                self.shape = self.shape + (1,)
+
+    class BadArr2(xp.ndarray):
+        def __array_finalize__(self, obj):
+            if isinstance(obj, BadArr2) and self.shape[-1] == 1:
+                self.shape = self.shape[::-1]
+
+    class Counts(xp.ndarray):
+        calls = []
+
+        def __array_finalize__(self, obj):
+            Counts.calls.append(self.shape)
+
+    out = []
+    for cls in (BadArr1, BadArr2, Counts):
+        arr = (xp.arange(2 * n, dtype=float) * 0.5).reshape(2, n).view(cls)
+        Counts.calls.clear()
+        try:
+            r = xp.add.outer(arr, [1, 2])
+            out.append((type(r).__name__, r.shape, np.asarray(r).tolist()))
+        except TypeError as e:
+            out.append((type(e).__name__, str(e)))
+        r = xp.multiply.outer([1, 2], arr)
+        out.append((type(r).__name__, r.shape, np.asarray(r).tolist(), list(Counts.calls)))
+    return out
+
+
+@pytest.mark.parametrize("n", [1, 3, 3000])
+def test_outer_reshapes_a_subclass_first_operand(n):
+    # NumPy's outer reshapes its first operand through the subclass
+    # (__array_finalize__ runs) and raises TypeError where the class changed
+    # the shape (np.matrix's case); ndtile computed on plain views
+    assert _outer_subclass(nt, n) == _outer_subclass(np, n)
