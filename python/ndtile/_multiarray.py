@@ -312,18 +312,18 @@ def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0,
 
 
 def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
-    if type(a) is C.ND and dtype is None and order is None and copy is None and \
-            device is None and like is None:
-        return a        # (what the steps below give a plain array alone)
     if dtype is None and order is None and copy is None and device is None and like is None:
-        # the commonest inputs, with the defaults: what array(a, copy=None)
-        # below gives them (a list or tuple of numbers read by NumPy, a
-        # NumPy array lent to tiles or kept as NumPy's for a dtype ndtile
-        # does not hold), without its checks for the other inputs. Not a
-        # list of ndtile arrays (stacked in tiles) nor a Fortran-ordered
-        # NumPy array (array's order 'K' copies it in its layout).
+        # the commonest inputs, with the defaults: what the steps below give
+        # them (a plain ndtile array itself; a list or tuple of numbers or a
+        # Python number read by NumPy; a NumPy array copied into tiles, or
+        # itself for a dtype ndtile does not hold), without their checks for
+        # other inputs. Not a list of ndtile arrays (stacked in tiles) nor a
+        # Fortran-ordered NumPy array (array's order 'K' keeps its layout).
         t = type(a)
-        if (t is list or t is tuple) and not (a and isinstance(a[0], Array)):
+        if t is C.ND:
+            return a
+        if (t is list or t is tuple) and not (a and isinstance(a[0], Array)) or \
+                t is float or t is int or t is complex or t is bool:
             return C.from_sequence(a, None, False)
         if t is _np.ndarray and (a.ndim < 2 or a.flags.c_contiguous or
                                  not a.flags.f_contiguous):

@@ -157,7 +157,8 @@ def _asarray_inputs(n):
         np.arange(n), np.arange(n, dtype=np.uint16), base, base.T, base.T.copy(order="F"),
         base[:, ::2], base[::-1], np.asfortranarray(base[:, :1]),
         np.arange(n, dtype=">i4"), np.array(["a", "bc"] * n), np.zeros(n, dtype="f2"),
-        np.float64(2.5), 3, 2.5, [nt.arange(3), nt.arange(3)], (nt.ones(2), [1, 2]),
+        np.float64(2.5), 3, 2.5, True, 1 + 2j, 2**70, -2**63, 2**64 - 1,
+        [nt.arange(3), nt.arange(3)], (nt.ones(2), [1, 2]),
         [np.float32(1.5)] * n, np.array(2.0),
     ]
 
