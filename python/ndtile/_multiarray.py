@@ -208,11 +208,12 @@ def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0,
     if dtype is None and copy is True and order == 'K' and type(ndmin) is int and not ndmin \
             and ndmax is _NoValue and like is None:
         # the defaults: what the steps below give a list or tuple of numbers
-        # (not of ndtile arrays: stacked in tiles), and a NumPy array of a
-        # dtype ndtile holds (read into tiles, a copy; a Fortran-ordered
-        # one is copied in its layout below)
+        # (not of ndtile arrays: stacked in tiles) or a Python number, and
+        # a NumPy array of a dtype ndtile holds (read into tiles, a copy; a
+        # Fortran-ordered one is copied in its layout below)
         t = type(object)
-        if (t is list or t is tuple) and not (object and isinstance(object[0], Array)):
+        if (t is list or t is tuple) and not (object and isinstance(object[0], Array)) or \
+                t is float or t is int or t is complex or t is bool:
             return C.from_sequence(object, None, False)
         if t is _np.ndarray and D.code_of(object.dtype) is not None and \
                 (object.ndim < 2 or object.flags.c_contiguous or not object.flags.f_contiguous):
