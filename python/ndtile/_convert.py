@@ -217,7 +217,7 @@ def asarray(x, dtype=None, native=True):
     it a NumPy array, as NumPy does."""
     if type(x) is list or type(x) is tuple:
         # (the commonest input first: np.array(list) of small lists)
-        return _from_sequence(x, dtype, native)
+        return from_sequence(x, dtype, native)
     if isinstance(x, Array):
         if dtype is None or dtype == x.dtype:
             return x
@@ -240,11 +240,11 @@ def asarray(x, dtype=None, native=True):
             raise ValueError("object __array__ method not producing an array")
         y = _np.asarray(r, dtype=dtype)
     else:
-        return _from_sequence(x, dtype, native)
-    return _from_converted(y, dtype, native)
+        return from_sequence(x, dtype, native)
+    return from_converted(y, dtype, native)
 
 
-def _from_sequence(x, dtype, native):
+def from_sequence(x, dtype, native):
     """asarray of an object NumPy converts (a list, a tuple, a scalar)."""
     if type(x) is list and x and isinstance(x[0], Array):
         # NumPy reads the list's items by borrowed reference, and an
@@ -254,7 +254,7 @@ def _from_sequence(x, dtype, native):
         # copy of the list, holding its items.
         x = list(x)
     try:
-        y = _np.asarray(x, dtype=dtype)
+        y = _np.asarray(x, dtype)
     except ValueError:
         r = _array_method_result(x)
         if r is None:
@@ -264,10 +264,10 @@ def _from_sequence(x, dtype, native):
             return _put_back(asarray(t, dtype, native))
         y = asarray(r, dtype, native)
         return y._copy() if y is r else y     # a new array, as from any object
-    return _from_converted(y, dtype, native)
+    return from_converted(y, dtype, native)
 
 
-def _from_converted(y, dtype, native):
+def from_converted(y, dtype, native):
     """asarray's result for y, NumPy's array of the input."""
     c = D.code_of(y.dtype)    # (cached by the dtype object: a third of D.code's time)
     if c is None:
@@ -303,7 +303,7 @@ def has_array_method(x):
         not isinstance(x, (Array, _ndarray_np, _generic))
 
 
-def from_array_method(x, dtype, copy):
+def from_array_method(x, dtype, copy, subok=False):
     """np.array(x, dtype, copy=copy) of an object with __array__
     (has_array_method), by NumPy 2's protocol: x.__array__(dtype, copy=copy),
     dtype only when given, copy only when not None; an __array__ without a
@@ -313,7 +313,9 @@ def from_array_method(x, dtype, copy):
     dtype is cast (copy=False: ValueError). An ndtile array __array__ gives
     is the result as it is, NumPy's array of a dtype ndtile holds is read
     into tiles (a copy: copy=False raises), one of a dtype ndtile does not
-    hold is NumPy's."""
+    hold is NumPy's. subok (asanyarray): a NumPy subclass instance that
+    __array__ gives (a memmap, a masked array) stays one, cast and copied
+    by NumPy's rules, as NumPy's asanyarray keeps it."""
     args = () if dtype is None else (dtype,)
     copied = False
     if copy is None:
@@ -338,6 +340,9 @@ def from_array_method(x, dtype, copy):
         return r._copy() if copy and not copied else r
     if not isinstance(r, _ndarray_np):
         raise ValueError("object __array__ method not producing an array")
+    if subok and type(r) is not _ndarray_np:
+        return _np.asanyarray(r, dtype, copy=True if copy and not copied else
+                              (False if copy is False else None))
     y = r
     if dtype is not None and r.dtype != dtype:
         if copy is False:
@@ -349,7 +354,7 @@ def from_array_method(x, dtype, copy):
     if copy is False:
         raise ValueError(_NO_COPY + "\nndtile arrays always copy data from NumPy arrays "
                          "into tiles.")
-    return _from_converted(y, dtype, False)
+    return from_converted(y, dtype, False)
 
 
 def _array_method_tree(x, depth, seen=None):

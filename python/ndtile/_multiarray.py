@@ -205,11 +205,19 @@ def _copy_mode(copy):
 
 def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0,
           ndmax=_NoValue, like=None):
-    if (type(object) is list or type(object) is tuple) and dtype is None and copy is True and \
-            order == 'K' and type(ndmin) is int and not ndmin and ndmax is _NoValue and \
-            like is None and not (object and isinstance(object[0], Array)):
-        # a list of numbers with the defaults: what the steps below give it
-        return C.asarray(object, None, native=False)
+    if dtype is None and copy is True and order == 'K' and type(ndmin) is int and not ndmin \
+            and ndmax is _NoValue and like is None:
+        # the defaults: what the steps below give a list or tuple of numbers
+        # (not of ndtile arrays: stacked in tiles) or a Python number, and
+        # a NumPy array of a dtype ndtile holds (read into tiles, a copy; a
+        # Fortran-ordered one is copied in its layout below)
+        t = type(object)
+        if (t is list or t is tuple) and not (object and isinstance(object[0], Array)) or \
+                t is float or t is int or t is complex or t is bool:
+            return C.from_sequence(object, None, False)
+        if t is _np.ndarray and D.code_of(object.dtype) is not None and \
+                (object.ndim < 2 or object.flags.c_contiguous or not object.flags.f_contiguous):
+            return C.from_converted(object, None, False)
     if like is not None:
         liked = C.like_call(like, array, locals())
         if liked is not C.NO_LIKE:
@@ -270,7 +278,9 @@ def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0,
         r = _np.array(object, dt, copy=copy, order=order)
     elif C.has_array_method(object):
         # the __array__ protocol, NumPy's way (dtype, copy= passed on)
-        r = C.from_array_method(object, dt, copy)
+        r = C.from_array_method(object, dt, copy, subok)
+        if type(r) is not C.ND and isinstance(r, Array) and not subok:
+            r = r._view()       # a subclass instance: NumPy's base-class view
     else:
         if copy is False:
             raise ValueError("Unable to avoid copy while creating an array as requested.\n"
@@ -303,9 +313,22 @@ def array(object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0,
 
 
 def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
-    if type(a) is C.ND and dtype is None and order is None and copy is None and \
-            device is None and like is None:
-        return a        # (what the steps below give a plain array alone)
+    if dtype is None and order is None and copy is None and device is None and like is None:
+        # the commonest inputs, with the defaults: what the steps below give
+        # them (a plain ndtile array itself; a list or tuple of numbers or a
+        # Python number read by NumPy; a NumPy array copied into tiles, or
+        # itself for a dtype ndtile does not hold), without their checks for
+        # other inputs. Not a list of ndtile arrays (stacked in tiles) nor a
+        # Fortran-ordered NumPy array (array's order 'K' keeps its layout).
+        t = type(a)
+        if t is C.ND:
+            return a
+        if (t is list or t is tuple) and not (a and isinstance(a[0], Array)) or \
+                t is float or t is int or t is complex or t is bool:
+            return C.from_sequence(a, None, False)
+        if t is _np.ndarray and (a.ndim < 2 or a.flags.c_contiguous or
+                                 not a.flags.f_contiguous):
+            return C.from_converted(a, None, False)
     if like is not None:
         liked = C.like_call(like, asarray, locals())
         if liked is not C.NO_LIKE:
@@ -348,16 +371,19 @@ def asanyarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
         # a subclass instance stays one (NumPy's subok=True)
         r = array(a, dtype, copy=copy, order='K' if order is None else order, subok=True)
         return a if r is a else r
-    if not isinstance(a, (Array, _np.ndarray, _np.generic)) and \
-            getattr(type(a), '__array__', None) is not None:
-        # the __array__ protocol, called once: a NumPy subclass instance it
-        # hands back (nibabel's ArrayProxy: a numpy.memmap) is NumPy's
-        # asanyarray's result, as for such an argument
-        r = a.__array__()
-        if isinstance(r, _np.ndarray) and type(r) is not _np.ndarray:
-            return _np.asanyarray(r, dtype, order, copy=copy)
-        if isinstance(r, (Array, _np.ndarray)):
-            a = r
+    if C.has_array_method(a):
+        # the __array__ protocol, NumPy's way (dtype, copy= passed on), called
+        # once: a NumPy subclass instance it hands back (nibabel's
+        # ArrayProxy: a numpy.memmap) is NumPy's asanyarray's result, as for
+        # such an argument, and so is an ndtile subclass instance
+        copy = _copy_mode(copy)
+        r = C.from_array_method(a, None if dtype is None else D.as_dtype(dtype), copy, True)
+        keep = False if copy is False else None
+        if isinstance(r, Array):
+            return asanyarray(r, None, order, copy=keep)
+        if order is not None:
+            r = _np.asanyarray(r, order=order, copy=keep)
+        return r
     return asarray(a, dtype, order, copy=copy)
 
 
@@ -975,10 +1001,12 @@ def _overlap_operand(x):
     what it exposes (__array_interface__, the buffer protocol)."""
     if isinstance(x, (Array, _np.ndarray)):
         return x
-    if getattr(type(x), '__array__', None) is not None:
+    if C.has_array_method(x):
+        # called once, without arguments (NumPy's PyArray_FROM_O)
         r = x.__array__()
-        if isinstance(r, (Array, _np.ndarray)):
-            return r
+        if not isinstance(r, (Array, _np.ndarray)):
+            raise ValueError("object __array__ method not producing an array")
+        return r
     return _np.asarray(x)
 
 

@@ -1721,6 +1721,9 @@ def _ufunc_default(u, method, inputs, kwargs):
     outputs' own when out= is given)."""
     out = kwargs.get('out')
     outs = _outs(out)
+    if method == 'outer' and len(inputs) == 2 and type(inputs[0]) is not ndarray and \
+            isinstance(inputs[0], Array):
+        _outer_reshape_check(u, inputs)
     pin = [_plain(x) for x in inputs]
     kw = kwargs
     where = kwargs.get('where', True)
@@ -1761,6 +1764,24 @@ def _ufunc_default(u, method, inputs, kwargs):
         return tuple(_wrap_result(w, x, (u, tuple(inputs), i) if method == '__call__' else None)
                      for i, x in enumerate(r))
     return _wrap_result(w, r, (u, tuple(inputs), 0) if method == '__call__' else None)
+
+
+def _outer_reshape_check(u, inputs):
+    """NumPy's outer reshapes its first operand, a subclass instance, to
+    its shape plus one axis per dimension of the second (through the class:
+    __array_finalize__ runs), and raises TypeError where the class changed
+    that shape (np.matrix)."""
+    a, b = inputs
+    nb = b.ndim if isinstance(b, (Array, _np.ndarray)) else _np.ndim(b)
+    shape = tuple(a.shape) + (1,) * nb
+    t = a.reshape(shape)
+    if tuple(t.shape) != shape:
+        raise TypeError(
+            f"{u.__name__}.outer() called with ndarray-subclass of type '{type(t).__name__}' "
+            "which modified its shape after a reshape. `outer()` relies on reshaping the "
+            "inputs and is for example not supported for the 'np.matrix' class (the usage "
+            "of matrix is generally discouraged). To work around this issue, please convert "
+            "the inputs to numpy arrays.")
 
 
 def _ufunc_call(u, method, inputs, kwargs):
