@@ -1970,6 +1970,28 @@ static void pool_keep(int n) {
   }
 }
 
+/* ndt_plugin.bus_ids: the devices start would open (the same list: every
+ * device when n == 0, the valid indices of index[] else), by PCI bus id.
+ * cudaGetDeviceCount and cudaDeviceGetPCIBusId make no context. */
+static int bus_ids(const int *index, int n, char (*bus)[NDT_BUS_ID], int cap) {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;   /* (start says why) */
+  }
+  int m = n == 0 ? count : n, k = 0;
+  for (int i = 0; i < m && i < NDT__MAX_DEVS && k < cap; i++) {
+    int dev = n == 0 ? i : index[i];
+    if (dev < 0 || dev >= count) continue;
+    if (cudaDeviceGetPCIBusId(bus[k], NDT_BUS_ID, dev) != cudaSuccess || !bus[k][0]) {
+      cudaGetLastError();
+      return -1;
+    }
+    k++;
+  }
+  return k;
+}
+
 static int start(const ndt_plugin_host *h, const int *index, int n, char *why, size_t cap) {
   host = h;
   ndt__dk_init();
@@ -2040,20 +2062,22 @@ static int start(const ndt_plugin_host *h, const int *index, int n, char *why, s
      * plans its own budget, and together they must fit the card */
     int64_t budget = h->env_size("NDTILE_CUDA_MEM", 0);
     size_t total = prop.totalGlobalMem;
-    int share = 0;
-    for (int j = 0; j < nw; j++) share += want[j] == want[i];
+    int virt = 0;   /* this rank's devices on this GPU */
+    for (int j = 0; j < nw; j++) virt += want[j] == want[i];
     /* the ranks holding this physical GPU, by its PCI bus id, where the
      * host can tell (one GPU a rank through CUDA_VISIBLE_DEVICES: each sees
      * its own as device 0, and nothing is split), else by the ordinal */
-    char bus[32] = "";
+    char bus[NDT_BUS_ID] = "";
     int ranks = 0;
     if (cudaDeviceGetPCIBusId(bus, (int)sizeof bus, d->dev) != cudaSuccess) {
       cudaGetLastError();
       bus[0] = 0;
     }
-    if (bus[0] && h->gpu_ranks_id) ranks = h->gpu_ranks_id(d->dev, bus);
+    int by_bus = 0;
+    if (bus[0] && h->gpu_ranks_id) by_bus = (ranks = h->gpu_ranks_id(d->dev, bus)) > 0;
     if (ranks <= 0) ranks = h->gpu_ranks(d->dev);
-    share *= ranks > 0 ? ranks : 1;
+    if (ranks <= 0) ranks = 1;
+    int share = virt * ranks;
     d->budget = budget > 0 ? budget : (int64_t)(total / 10 * 9) / share;
     atomic_store(&d->used, 0);
     atomic_store(&d->dead, 0);
@@ -2082,10 +2106,15 @@ static int start(const ndt_plugin_host *h, const int *index, int n, char *why, s
       snprintf(why, cap, "the processor table is full");
       break;
     }
-    char line[384];
+    char line[512], split[160] = "";
+    if (budget <= 0 && share > 1)   /* who shares the card (the 90 % is divided by share) */
+      snprintf(split, sizeof split, ", 90 %% of it split %d ways: %d device%s of this rank "
+               "times %d rank%s of the node on this GPU (by %s)", share, virt,
+               virt > 1 ? "s" : "", ranks, ranks > 1 ? "s" : "",
+               by_bus ? "PCI bus id" : "device number");
     snprintf(line, sizeof line, "CUDA device %d (%.160s, bus %.20s, compute capability %d.%d) "
-             "as %s: budget %lld bytes of %zu", d->dev, prop.name, bus[0] ? bus : "?", prop.major,
-             prop.minor, d->name, (long long)d->budget, total);
+             "as %s: budget %lld bytes of %zu%s", d->dev, prop.name, bus[0] ? bus : "?",
+             prop.major, prop.minor, d->name, (long long)d->budget, total, split);
     h->verbose(line);
     /* the compiled fused kernels: for the first device's arch (all must
      * share it; 0: they do not, the interpreter only) */
@@ -2099,7 +2128,8 @@ static int start(const ndt_plugin_host *h, const int *index, int n, char *why, s
   return started;
 }
 
-static const ndt_plugin plugin = {.api = NDT_PLUGIN_API, .name = "cuda", .start = start};
+static const ndt_plugin plugin = {.api = NDT_PLUGIN_API, .name = "cuda", .start = start,
+                                  .bus_ids = bus_ids};
 
 __attribute__((visibility("default"))) const ndt_plugin *ndt_plugin_entry_v1(void) {
   return &plugin;
