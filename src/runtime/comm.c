@@ -650,8 +650,14 @@ static void warn_launched_alone(void) {
 }
 #endif
 
+#ifdef NDT_HAVE_MPI
+/* the node's ranks (node_place; ndt__comm_node_gather) */
+static MPI_Comm node_comm = MPI_COMM_NULL;
+#endif
+
 /* The node split (this rank's local rank and the node's ranks: device.c
- * shares the node's GPUs by them) and NDTILE_BIND=cores (the launcher sets
+ * shares the node's GPUs by them; the node's communicator is kept for
+ * ndt__comm_node_gather) and NDTILE_BIND=cores (the launcher sets
  * it when the ranks of a node and
  * their workers fit its cores): each rank keeps to cores of its own, the
  * node's allowed CPUs cut into slices of NDTILE_WORKERS in local-rank order,
@@ -664,7 +670,6 @@ static void warn_launched_alone(void) {
  * this rank's runtime starts; MPI's own threads are moved too. A slice that
  * does not fit (more ranks times workers than CPUs) leaves the rank
  * unbound. */
-static MPI_Comm node_comm = MPI_COMM_NULL;   /* the node's ranks (ndt__comm_node_gather) */
 static void node_place(void) {
 #ifdef __linux__
   /* (a collective: every rank takes part, whatever its own setting says) */
