@@ -1138,7 +1138,7 @@ static ndt_status nz_fill_body(ndt_bound *b, void *argp) {
 }
 
 /* ---- "arange" (creation.c's range fills: arange, linspace) ----
- * ew_impl.h's range kernel, a launch per task: every dtype, the CPU's bits
+ * ew_impl.h's range kernel, a group's tasks in one launch: every dtype, the CPU's bits
  * (ndt__cpu_range's arithmetic, then scalar.h's casts). */
 static int range_kind(const ndt_task_kind *k) { return !strcmp(k->name, "arange"); }
 
@@ -1146,25 +1146,53 @@ static int range_supports(const ndt_range_arg *a, int nop) {
   return nop == 1 && a->out.ndim == 1 && a->out.dtype >= 0 && a->out.dtype < NDT_NTYPES;
 }
 
-static ndt_status range_one(cuda_dev *d, void *ctx, ndt_bound *b, const void *arg) {
-  (void)ctx;
-  const ndt_range_arg *a = arg;
-  static _Thread_local ndt_dk_launch L;
-  if (!a->out.size) return NDT_OK;
-  const ndt_range_desc *q = &a->d;
-  ndt_dk_range_run(&L.run[0], b[0].ptr, b[0].st[0], a->out.size, a->first, q->as_int, q->as_f32,
-                   q->has_v1, q->v1, q->start, q->step, q->istart, q->istep, q->div);
-  L.nrun = 1;
-  L.aux = 0;
-  int rc = ndt__dk_range(a->out.dtype, &L, d->stream);
+/* A group's fills (the plan's grouped launch: consecutive "arange" tasks on
+ * one device, cd_group) in as few launches as their runs allow: the runs of
+ * one dtype go in one launch of up to NDT_DK_MAXRUNS (each run carries its
+ * own range: ndt_dk_range_run), so the n tiles of an arange take n / 128
+ * launches, not n. The same elements and bits as a launch each. */
+typedef struct {
+  int n, i, to;               /* the group's members, the ones seen, the runs' dtype */
+  ndt_dk_launch L;
+} range_batch;
+
+static ndt_status range_flush(cuda_dev *d, range_batch *r) {
+  if (!r->L.nrun) return NDT_OK;
+  r->L.aux = 0;
+  int rc = ndt__dk_range(r->to, &r->L, d->stream);
+  r->L.nrun = 0;
   cudaError_t e = cudaGetLastError();
   if (e != cudaSuccess) return disable(d, e, "an arange");
   return rc ? host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this arange task") : NDT_OK;
 }
 
+/* one member: its run joins the batch (launched first when full or of
+ * another dtype); the last member launches what is left */
+static ndt_status range_one(cuda_dev *d, void *ctx, ndt_bound *b, const void *arg) {
+  range_batch *r = ctx;
+  const ndt_range_arg *a = arg;
+  ndt_status st = NDT_OK;
+  int last = ++r->i == r->n;
+  if (a->out.size) {
+    if (r->L.nrun && (r->to != (int)a->out.dtype || r->L.nrun == NDT_DK_MAXRUNS))
+      st = range_flush(d, r);
+    if (st) return st;
+    const ndt_range_desc *q = &a->d;
+    r->to = (int)a->out.dtype;
+    ndt_dk_range_run(&r->L.run[r->L.nrun++], b[0].ptr, b[0].st[0], a->out.size, a->first,
+                     q->as_int, q->as_f32, q->has_v1, q->v1, q->start, q->step, q->istart,
+                     q->istep, q->div);
+  }
+  return last ? range_flush(d, r) : NDT_OK;
+}
+
 static ndt_status range_run(cuda_dev *d, ndt_bound *b, int n, const int *nop,
                             void *const *args) {
-  return run_members(d, "an arange", 0, range_one, NULL, b, n, nop, args);
+  static _Thread_local range_batch r;   /* (17 KB: not on a stack) */
+  r.n = n;
+  r.i = 0;
+  r.L.nrun = 0;
+  return run_members(d, "an arange", 0, range_one, &r, b, n, nop, args);
 }
 
 static ndt_status range_body(ndt_bound *b, void *argp) {

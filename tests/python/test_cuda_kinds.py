@@ -229,3 +229,30 @@ def test_short_axis_combines(tiles):
     cpu = run(SHORT, devices=None, **env)
     assert cpu["bad"] == [] and not cpu["devices"]
     assert dev["digest"] == cpu["digest"]
+
+
+def test_range_group_one_launch():
+    """A device's group of "arange" tasks (the plan's grouped launch) fills
+    its tiles in one launch per 128 runs of one dtype: arange(1e6) in 1,954
+    tiles of 4 KiB took 1,954 launches, a few dozen now; NumPy's values,
+    arange and linspace of several dtypes one after the other."""
+    code = """
+import numpy, ndtile as np
+cases = [(lambda m: m.arange(1_000_000)), (lambda m: m.arange(3, 200_003, dtype="int8")),
+         (lambda m: m.linspace(-1, 1, 300_001, dtype="float32")),
+         (lambda m: m.arange(0.5, 150_000.5, 0.25))]
+for f in cases:
+    got, want = numpy.asarray(f(np)), f(numpy)
+    assert got.dtype == want.dtype and got.tobytes() == want.tobytes()
+print("ok")
+"""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NDTILE_")}
+    env.update(NDTILE_DEVICES="cuda:0", NDTILE_CUDA_PLUGIN=cudahost_plugin(),
+               NDTILE_CUDA_MEM="256M", NDTILE_TILE_BYTES="4096", NDTILE_CUDAHOST_STATS="1")
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                       timeout=600)
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stdout + r.stderr
+    line = [x for x in r.stderr.splitlines() if " kernel launches, " in x][-1]
+    launches = int(line.split()[1])
+    tiles = 1954 + 49 + 293 + 147   # (4 KiB tiles of each result)
+    assert 0 < launches < tiles // 16, line
