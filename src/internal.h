@@ -138,6 +138,11 @@ void ndt__verbose(const char *fmt, ...);
 /* This rank's place among the ranks of its node (MPI_COMM_TYPE_SHARED;
  * 0 of 1 as one process): comm.c sets them when MPI starts */
 extern int ndt__comm_local_rank_, ndt__comm_local_size_;
+/* Gathers n bytes (at most INT_MAX) from each of this node's ranks into
+ * all, ndt__comm_local_size_ pieces in local-rank order: a collective of
+ * the node's ranks, every one of them at the same point (device.c's GPU bus
+ * ids, as the runtime starts). One process: copies mine. */
+void ndt__comm_node_gather(const void *mine, int64_t n, void *all);
 static inline int ndt_distributed(void) { return ndt__comm_size_ > 1; }
 /* What the transport needs of the scheduler above it; sched.c passes it
  * to ndt__comm_start (comm.c names no function of sched.c). Until then the

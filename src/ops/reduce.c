@@ -205,54 +205,6 @@ static void out_range(const ndt_array *o, int64_t lo, int64_t hi, ndt_array *ov)
   ov->strides[0] = 1;
 }
 
-/* [*j0, *j1): the elements j of a run of n out elements oi + j * so (so >= 0)
- * that fall in the out elements [lo, hi) (flat). */
-static void run_in_range(int64_t oi, int64_t n, int64_t so, int64_t lo, int64_t hi,
-                         int64_t *j0, int64_t *j1) {
-  *j0 = 0;
-  *j1 = n;
-  if (so > 0) {
-    if (oi < lo) *j0 = (lo - oi + so - 1) / so;
-    if (oi + (n - 1) * so >= hi) *j1 = hi > oi ? (hi - oi + so - 1) / so : 0;
-  } else if (oi < lo || oi >= hi) {
-    *j1 = 0;
-  }
-}
-
-/* ---- the part of the input a combine reads ------------------------------
- * A combine of the result's elements [lo, hi) (flat, C order) reads the
- * input only at the kept indices of those elements: their bounding box in
- * the kept axes, whole along the reduced ones (axes before the first on
- * which lo and hi - 1 differ: one index; that axis: the range between;
- * later axes: whole). Its tasks name that box (walked, NDT_OPND_VIEW: the
- * tiles it touches, a column of rows of a (4, N) array) and visit the
- * blocks that meet it, in block order: a result of many tiles over a short
- * reduced axis is then recorded and combined in time linear in the tiles,
- * not their square. out: the result in keepdims shape (a reduced axis 1). */
-static void combine_box(const ndt_array *in, uint64_t mask, const ndt_array *out, int64_t lo,
-                        int64_t hi, int64_t *b0, int64_t *bn) {
-  int nd = in->ndim, split = 0;
-  int64_t l = lo, h = hi - 1;
-  for (int k = nd - 1; k >= 0; k--) {   /* b0: lo's indices, bn: hi - 1's */
-    b0[k] = l % out->shape[k];
-    bn[k] = h % out->shape[k];
-    l /= out->shape[k];
-    h /= out->shape[k];
-  }
-  for (int k = 0; k < nd; k++) {
-    if (mask >> k & 1) {
-      b0[k] = 0;
-      bn[k] = in->shape[k];
-    } else if (split) {
-      b0[k] = 0;
-      bn[k] = in->shape[k];
-    } else {
-      split = bn[k] != b0[k];
-      bn[k] = bn[k] - b0[k] + 1;
-    }
-  }
-}
-
 /* The box (b0, bn) of v as a view. */
 static void box_view(const ndt_array *v, const int64_t *b0, const int64_t *bn, ndt_array *out) {
   ndt__view_copy(out, v);
@@ -262,69 +214,6 @@ static void box_view(const ndt_array *v, const int64_t *b0, const int64_t *bn, n
     out->shape[k] = bn[k];
     out->size *= bn[k];
   }
-}
-
-/* The blocks of a tiling (of in's shape) that meet a box, in block order:
- * block (i_0, ..., i_{ax-1}, q) is (i_0 ... i_{ax-1} flat) * per + q
- * (exec.c's ndt__block_view); its indices before the split axis ax meet
- * the box's, its rows along ax [q * rows, (q + 1) * rows) meet the box's. */
-typedef struct {
-  const ndt_array *in;
-  const ndt_tiling *tl;
-  int ax;
-  int64_t lo[NDT_MAXDIMS], hi[NDT_MAXDIMS], g[NDT_MAXDIMS];
-} blk_walk;
-
-static int64_t blk_number(const blk_walk *w) {
-  int64_t p = 0;
-  for (int k = 0; k < w->ax; k++) p = p * w->in->shape[k] + w->g[k];
-  return p * w->tl->per + w->g[w->ax];
-}
-
-/* The first block that meets box (b0, bn), or -1. */
-static int64_t blk_first(blk_walk *w, const ndt_array *in, const ndt_tiling *tl,
-                         const int64_t *b0, const int64_t *bn) {
-  w->in = in;
-  w->tl = tl;
-  w->ax = tl->axis;
-  if (w->ax < 0) return 0;   /* one block */
-  int64_t inner = 1;
-  for (int k = w->ax + 1; k < in->ndim; k++) inner *= in->shape[k];
-  int64_t rows = tl->seg / inner;
-  for (int k = 0; k < w->ax; k++) {
-    w->lo[k] = w->g[k] = b0[k];
-    w->hi[k] = b0[k] + bn[k];
-  }
-  w->lo[w->ax] = w->g[w->ax] = b0[w->ax] / rows;
-  w->hi[w->ax] = (b0[w->ax] + bn[w->ax] - 1) / rows + 1;
-  return blk_number(w);
-}
-
-/* The next block that meets the box, or -1. */
-static int64_t blk_next(blk_walk *w) {
-  for (int k = w->ax; k >= 0; k--) {
-    if (++w->g[k] < w->hi[k]) return blk_number(w);
-    w->g[k] = w->lo[k];
-  }
-  return -1;
-}
-
-/* The offset of block b's partial (elements, partial_shape's in block
- * order): the blocks of the periods before its own, then the pieces before
- * it in its own; each piece is the split axis's rows (1 when reduced)
- * times the kept extents after it. */
-static int64_t part_offset(const red_arg *r, int64_t b) {
-  const ndt_tiling *tl = &r->tl;
-  int ax = tl->axis;
-  if (ax < 0) return 0;
-  int red = (int)(r->mask >> ax & 1);
-  int64_t inner = 1, kept = 1;
-  for (int k = ax + 1; k < r->in.ndim; k++) {
-    inner *= r->in.shape[k];
-    if (!(r->mask >> k & 1)) kept *= r->in.shape[k];
-  }
-  int64_t p = b / tl->per, q = b % tl->per;
-  return kept * (red ? p * tl->per + q : p * r->in.shape[ax] + q * (tl->seg / inner));
 }
 
 /* The direct fold of one block (no partials): folds block blk of the input
@@ -356,7 +245,7 @@ static void fold_block(const red_arg *r, const ndt_red_kernel *k, char *dst, int
       pb += idx[j] * st2[0][j];
     }
     int64_t j0, j1;
-    run_in_range(oi, n, so, lo, hi, &j0, &j1);
+    ndt_red_in_range(oi, n, so, lo, hi, &j0, &j1);
     if (j1 > j0) k->acc(dst + (oi + j0 * so - lo) * osz, so * osz, src + pb + j0 * sp, sp, j1 - j0);
     for (int j = cd - 2; j >= 0; j--) {
       if (++idx[j] < shape[j]) break;
@@ -366,7 +255,7 @@ static void fold_block(const red_arg *r, const ndt_red_kernel *k, char *dst, int
 }
 
 /* Operands: out's elements [clo, chi) (write), all partials (read) or,
- * without partials, the box of the input they read (combine_box: read,
+ * without partials, the box of the input they read (reduce.h's ndt_red_box: read,
  * walked, its blocks' parts bound one by one), the input's store (kept). */
 static ndt_status combine_body(ndt_bound *op, void *p) {
   const red_arg *r = p;
@@ -416,13 +305,13 @@ static ndt_status combine_body(ndt_bound *op, void *p) {
   if (r->from_out && !r->arg && r->parts) fill_items(b.ptr, k.identity, asz, hi - lo);
   const char *pbase = r->parts ? op[1].ptr : NULL;
   const int64_t *ibase = r->arg ? (const int64_t *)(pbase + idx_offset(r)) : NULL;
-  /* the blocks that meet the box of [lo, hi) (combine_box), in order;
+  /* the blocks that meet the box of [lo, hi) (ndt_red_box, reduce.h), in order;
    * without partials the input operand is that box */
   int64_t b0[NDT_MAXDIMS], bn[NDT_MAXDIMS];
-  combine_box(&r->in, r->mask, o, lo, hi, b0, bn);
-  blk_walk w;
-  for (int64_t blk = blk_first(&w, &r->in, &r->tl, b0, bn); blk >= 0 && st == NDT_OK;
-       blk = r->tl.axis < 0 ? -1 : blk_next(&w)) {
+  ndt_red_box(&r->in, r->mask, o, lo, hi, b0, bn);
+  ndt_red_blocks w;
+  for (int64_t blk = ndt_red_blk_first(&w, &r->in, &r->tl, b0, bn); blk >= 0 && st == NDT_OK;
+       blk = ndt_red_blk_next(&w)) {
     ndt_array bv;
     ndt__block_view(&r->in, &r->tl, blk, &bv);
     if (!pbase) {   /* the direct fold */
@@ -456,7 +345,7 @@ static ndt_status combine_body(ndt_bound *op, void *p) {
       continue;
     }
     int64_t ps[NDT_MAXDIMS], start[NDT_MAXDIMS];
-    int64_t poff = part_offset(r, blk);
+    int64_t poff = ndt_red_part_offset(r, blk);
     partial_shape(r, &bv, ps);
     ndt__block_start(&r->in, &r->tl, blk, start);
     int64_t obase = 0;
@@ -493,7 +382,7 @@ static ndt_status combine_body(ndt_bound *op, void *p) {
         pb += idx[j] * st2[0][j];
       }
       int64_t j0, j1;
-      run_in_range(oi, n, so, lo, hi, &j0, &j1);
+      ndt_red_in_range(oi, n, so, lo, hi, &j0, &j1);
       if (j1 > j0 && copy_first) {
         for (int64_t j = j0; j < j1; j++)
           memcpy(b.ptr + (oi + j * so - lo) * osz, src + pb + j * sp, (size_t)asz);
@@ -671,12 +560,12 @@ static ndt_status record_carries(const red_arg *r, const char *name, unsigned in
   }
   for (int64_t t = 0; t < nt && st == NDT_OK; t++) {
     int64_t clo = rs->tiles[t].start, chi = clo + rs->tiles[t].len, n = 0;
-    /* (the blocks that meet the tile's box: combine_box) */
+    /* (the blocks that meet the tile's box: ndt_red_box) */
     int64_t b0[NDT_MAXDIMS], bn[NDT_MAXDIMS];
-    combine_box(&r->in, r->mask, &r->out, clo, chi, b0, bn);
-    blk_walk w;
-    for (int64_t b = blk_first(&w, &r->in, &r->tl, b0, bn); b >= 0;
-         b = r->tl.axis < 0 ? -1 : blk_next(&w))
+    ndt_red_box(&r->in, r->mask, &r->out, clo, chi, b0, bn);
+    ndt_red_blocks w;
+    for (int64_t b = ndt_red_blk_first(&w, &r->in, &r->tl, b0, bn); b >= 0;
+         b = ndt_red_blk_next(&w))
       if (omin[2 * b] < chi && omin[2 * b + 1] >= clo) blks[n++] = b;
     /* a block the tile's owner holds already (the same input reduced
      * again) is folded there: nothing moves */
@@ -1216,7 +1105,7 @@ typedef struct {
 
 /* Operands: the result's elements [lo, hi) (write; reduce when seeded),
  * the input's lines of them (read, walked: each line is bound by itself;
- * their box, combine_box). */
+ * their box, ndt_red_box). */
 static ndt_status line_body(ndt_bound *op, void *p) {
   const line_arg *a = p;
   ndt_red_kernel k;
@@ -1293,10 +1182,10 @@ static ndt_status line_sums(ndt_reduce_op op, const ndt_array *a, int axis, ndt_
     ov.offset = res->offset + la.lo;
     ov.shape[0] = ov.size = la.hi - la.lo;
     ov.strides[0] = 1;
-    /* the input's lines of these elements alone (combine_box) */
+    /* the input's lines of these elements alone (ndt_red_box, reduce.h) */
     ndt_array iv;
     int64_t b0[NDT_MAXDIMS], bn[NDT_MAXDIMS];
-    combine_box(&la.in, (uint64_t)1 << axis, res, la.lo, la.hi, b0, bn);
+    ndt_red_box(&la.in, (uint64_t)1 << axis, res, la.lo, la.hi, b0, bn);
     box_view(&la.in, b0, bn, &iv);
     ndt_operand ops[2] = {{&ov, from_out ? NDT_REDUCE : NDT_WRITE},
                           {&iv, NDT_READ | NDT_OPND_WALK | NDT_OPND_VIEW}};
@@ -1516,7 +1405,7 @@ static ndt_status reduce_kd(ndt_reduce_op op, const ndt_array *a, uint64_t mask,
       ndt__range_view(&pv, r.parts, 0, r.parts->size);
     } else {   /* the direct fold reads the box of its elements alone */
       int64_t b0[NDT_MAXDIMS], bn[NDT_MAXDIMS];
-      combine_box(&r.in, mask, &r.out, r.clo, r.chi, b0, bn);
+      ndt_red_box(&r.in, mask, &r.out, r.clo, r.chi, b0, bn);
       box_view(&r.in, b0, bn, &iv);
     }
     ndt_operand ops[3] = {{&ov, from_out ? NDT_REDUCE : NDT_WRITE},

@@ -650,8 +650,14 @@ static void warn_launched_alone(void) {
 }
 #endif
 
+#ifdef NDT_HAVE_MPI
+/* the node's ranks (node_place; ndt__comm_node_gather) */
+static MPI_Comm node_comm = MPI_COMM_NULL;
+#endif
+
 /* The node split (this rank's local rank and the node's ranks: device.c
- * shares the node's GPUs by them) and NDTILE_BIND=cores (the launcher sets
+ * shares the node's GPUs by them; the node's communicator is kept for
+ * ndt__comm_node_gather) and NDTILE_BIND=cores (the launcher sets
  * it when the ranks of a node and
  * their workers fit its cores): each rank keeps to cores of its own, the
  * node's allowed CPUs cut into slices of NDTILE_WORKERS in local-rank order,
@@ -674,7 +680,8 @@ static void node_place(void) {
     return;
   MPI_Comm_rank(node, &lr);
   MPI_Comm_size(node, &ln);
-  MPI_Comm_free(&node);
+  MPI_Comm_set_errhandler(node, MPI_ERRORS_RETURN);
+  node_comm = node;
   ndt__comm_local_rank_ = lr;
   ndt__comm_local_size_ = ln;
   if (ndt__env_int("NDTILE_BIND", 0) != 1) return;
@@ -786,6 +793,23 @@ void ndt_end_together(void) {
   MPI_Finalized(&fin);
   if (!fin && comm_started && ndt__comm_size_ > 1 && ctrl != MPI_COMM_NULL) exit_together();
 #endif
+}
+
+void ndt__comm_node_gather(const void *mine, int64_t n, void *all) {
+#ifdef NDT_HAVE_MPI
+  if (node_comm != MPI_COMM_NULL && ndt__comm_local_size_ > 1) {
+    MPI_Request r;
+    mlock();
+    CHECK("MPI_Iallgather", MPI_Iallgather(mine, (int)n, MPI_BYTE, all, (int)n, MPI_BYTE,
+                                           node_comm, &r));
+    munlock();
+    wait_req(&r, "MPI_Iallgather");
+    stats.collectives++;
+    stats.coll_bytes += n * ndt__comm_local_size_;
+    return;
+  }
+#endif
+  memcpy(all, mine, (size_t)n);
 }
 
 ndt_status ndt_barrier(void) {

@@ -1138,7 +1138,7 @@ static ndt_status nz_fill_body(ndt_bound *b, void *argp) {
 }
 
 /* ---- "arange" (creation.c's range fills: arange, linspace) ----
- * ew_impl.h's range kernel, a launch per task: every dtype, the CPU's bits
+ * ew_impl.h's range kernel, a group's tasks in one launch: every dtype, the CPU's bits
  * (ndt__cpu_range's arithmetic, then scalar.h's casts). */
 static int range_kind(const ndt_task_kind *k) { return !strcmp(k->name, "arange"); }
 
@@ -1146,25 +1146,53 @@ static int range_supports(const ndt_range_arg *a, int nop) {
   return nop == 1 && a->out.ndim == 1 && a->out.dtype >= 0 && a->out.dtype < NDT_NTYPES;
 }
 
-static ndt_status range_one(cuda_dev *d, void *ctx, ndt_bound *b, const void *arg) {
-  (void)ctx;
-  const ndt_range_arg *a = arg;
-  static _Thread_local ndt_dk_launch L;
-  if (!a->out.size) return NDT_OK;
-  const ndt_range_desc *q = &a->d;
-  ndt_dk_range_run(&L.run[0], b[0].ptr, b[0].st[0], a->out.size, a->first, q->as_int, q->as_f32,
-                   q->has_v1, q->v1, q->start, q->step, q->istart, q->istep, q->div);
-  L.nrun = 1;
-  L.aux = 0;
-  int rc = ndt__dk_range(a->out.dtype, &L, d->stream);
+/* A group's fills (the plan's grouped launch: consecutive "arange" tasks on
+ * one device, cd_group) in as few launches as their runs allow: the runs of
+ * one dtype go in one launch of up to NDT_DK_MAXRUNS (each run carries its
+ * own range: ndt_dk_range_run), so the n tiles of an arange take n / 128
+ * launches, not n. The same elements and bits as a launch each. */
+typedef struct {
+  int n, i, to;               /* the group's members, the ones seen, the runs' dtype */
+  ndt_dk_launch L;
+} range_batch;
+
+static ndt_status range_flush(cuda_dev *d, range_batch *r) {
+  if (!r->L.nrun) return NDT_OK;
+  r->L.aux = 0;
+  int rc = ndt__dk_range(r->to, &r->L, d->stream);
+  r->L.nrun = 0;
   cudaError_t e = cudaGetLastError();
   if (e != cudaSuccess) return disable(d, e, "an arange");
   return rc ? host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this arange task") : NDT_OK;
 }
 
+/* one member: its run joins the batch (launched first when full or of
+ * another dtype); the last member launches what is left */
+static ndt_status range_one(cuda_dev *d, void *ctx, ndt_bound *b, const void *arg) {
+  range_batch *r = ctx;
+  const ndt_range_arg *a = arg;
+  ndt_status st = NDT_OK;
+  int last = ++r->i == r->n;
+  if (a->out.size) {
+    if (r->L.nrun && (r->to != (int)a->out.dtype || r->L.nrun == NDT_DK_MAXRUNS))
+      st = range_flush(d, r);
+    if (st) return st;
+    const ndt_range_desc *q = &a->d;
+    r->to = (int)a->out.dtype;
+    ndt_dk_range_run(&r->L.run[r->L.nrun++], b[0].ptr, b[0].st[0], a->out.size, a->first,
+                     q->as_int, q->as_f32, q->has_v1, q->v1, q->start, q->step, q->istart,
+                     q->istep, q->div);
+  }
+  return last ? range_flush(d, r) : NDT_OK;
+}
+
 static ndt_status range_run(cuda_dev *d, ndt_bound *b, int n, const int *nop,
                             void *const *args) {
-  return run_members(d, "an arange", 0, range_one, NULL, b, n, nop, args);
+  static _Thread_local range_batch r;   /* (17 KB: not on a stack) */
+  r.n = n;
+  r.i = 0;
+  r.L.nrun = 0;
+  return run_members(d, "an arange", 0, range_one, &r, b, n, nop, args);
 }
 
 static ndt_status range_body(ndt_bound *b, void *argp) {
@@ -1970,6 +1998,28 @@ static void pool_keep(int n) {
   }
 }
 
+/* ndt_plugin.bus_ids: the devices start would open (the same list: every
+ * device when n == 0, the valid indices of index[] else), by PCI bus id.
+ * cudaGetDeviceCount and cudaDeviceGetPCIBusId make no context. */
+static int bus_ids(const int *index, int n, char (*bus)[NDT_BUS_ID], int cap) {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;   /* (start says why) */
+  }
+  int m = n == 0 ? count : n, k = 0;
+  for (int i = 0; i < m && i < NDT__MAX_DEVS && k < cap; i++) {
+    int dev = n == 0 ? i : index[i];
+    if (dev < 0 || dev >= count) continue;
+    if (cudaDeviceGetPCIBusId(bus[k], NDT_BUS_ID, dev) != cudaSuccess || !bus[k][0]) {
+      cudaGetLastError();
+      return -1;
+    }
+    k++;
+  }
+  return k;
+}
+
 static int start(const ndt_plugin_host *h, const int *index, int n, char *why, size_t cap) {
   host = h;
   ndt__dk_init();
@@ -2040,20 +2090,22 @@ static int start(const ndt_plugin_host *h, const int *index, int n, char *why, s
      * plans its own budget, and together they must fit the card */
     int64_t budget = h->env_size("NDTILE_CUDA_MEM", 0);
     size_t total = prop.totalGlobalMem;
-    int share = 0;
-    for (int j = 0; j < nw; j++) share += want[j] == want[i];
+    int virt = 0;   /* this rank's devices on this GPU */
+    for (int j = 0; j < nw; j++) virt += want[j] == want[i];
     /* the ranks holding this physical GPU, by its PCI bus id, where the
      * host can tell (one GPU a rank through CUDA_VISIBLE_DEVICES: each sees
      * its own as device 0, and nothing is split), else by the ordinal */
-    char bus[32] = "";
+    char bus[NDT_BUS_ID] = "";
     int ranks = 0;
     if (cudaDeviceGetPCIBusId(bus, (int)sizeof bus, d->dev) != cudaSuccess) {
       cudaGetLastError();
       bus[0] = 0;
     }
-    if (bus[0] && h->gpu_ranks_id) ranks = h->gpu_ranks_id(d->dev, bus);
+    int by_bus = 0;
+    if (bus[0] && h->gpu_ranks_id) by_bus = (ranks = h->gpu_ranks_id(d->dev, bus)) > 0;
     if (ranks <= 0) ranks = h->gpu_ranks(d->dev);
-    share *= ranks > 0 ? ranks : 1;
+    if (ranks <= 0) ranks = 1;
+    int share = virt * ranks;
     d->budget = budget > 0 ? budget : (int64_t)(total / 10 * 9) / share;
     atomic_store(&d->used, 0);
     atomic_store(&d->dead, 0);
@@ -2082,10 +2134,15 @@ static int start(const ndt_plugin_host *h, const int *index, int n, char *why, s
       snprintf(why, cap, "the processor table is full");
       break;
     }
-    char line[384];
+    char line[512], split[160] = "";
+    if (budget <= 0 && share > 1)   /* who shares the card (the 90 % is divided by share) */
+      snprintf(split, sizeof split, ", 90 %% of it split %d ways: %d device%s of this rank "
+               "times %d rank%s of the node on this GPU (by %s)", share, virt,
+               virt > 1 ? "s" : "", ranks, ranks > 1 ? "s" : "",
+               by_bus ? "PCI bus id" : "device number");
     snprintf(line, sizeof line, "CUDA device %d (%.160s, bus %.20s, compute capability %d.%d) "
-             "as %s: budget %lld bytes of %zu", d->dev, prop.name, bus[0] ? bus : "?", prop.major,
-             prop.minor, d->name, (long long)d->budget, total);
+             "as %s: budget %lld bytes of %zu%s", d->dev, prop.name, bus[0] ? bus : "?",
+             prop.major, prop.minor, d->name, (long long)d->budget, total, split);
     h->verbose(line);
     /* the compiled fused kernels: for the first device's arch (all must
      * share it; 0: they do not, the interpreter only) */
@@ -2099,7 +2156,8 @@ static int start(const ndt_plugin_host *h, const int *index, int n, char *why, s
   return started;
 }
 
-static const ndt_plugin plugin = {.api = NDT_PLUGIN_API, .name = "cuda", .start = start};
+static const ndt_plugin plugin = {.api = NDT_PLUGIN_API, .name = "cuda", .start = start,
+                                  .bus_ids = bus_ids};
 
 __attribute__((visibility("default"))) const ndt_plugin *ndt_plugin_entry_v1(void) {
   return &plugin;

@@ -5,8 +5,9 @@
  *                     folded into the result's elements [clo, chi) in
  *                     block order, the first block's copied; or, without
  *                     partials, the direct fold: every block of the input
- *                     (walked: its tiles are the device's, one allocation
- *                     each) folded straight into them, its rows in C order
+ *                     that meets the box of [clo, chi) (walked: its tiles
+ *                     are the device's, one allocation each) folded
+ *                     straight into them, its rows in C order
  *                     (a.max(axis=0), a.sum(axis=0) of a C array);
  *   "prod chain"      a piece of a float or complex product's line folded
  *                     into its one-element result (k.run);
@@ -238,39 +239,29 @@ static void cb_add(cb_builder *B, cb_run u) {
   B->pch[B->np++] = c;
 }
 
-/* reduce.c's run_in_range: [*j0, *j1), the elements j of a run of n result
- * elements oi + j * so (so >= 0) in the result's elements [lo, hi) */
-static void cb_in_range(int64_t oi, int64_t n, int64_t so, int64_t lo, int64_t hi, int64_t *j0,
-                        int64_t *j1) {
-  *j0 = 0;
-  *j1 = n;
-  if (so > 0) {
-    if (oi < lo) *j0 = (lo - oi + so - 1) / so;
-    if (oi + (n - 1) * so >= hi) *j1 = hi > oi ? (hi - oi + so - 1) / so : 0;
-  } else if (oi < lo || oi >= hi) {
-    *j1 = 0;
-  }
-}
-
 /* ---- the walks: the CPU bodies' loops, their runs to the builder ---- */
 
 /* combine_body with partials: each block's partial (C order over its
  * shape, the reduced axes 1) against the result elements, block after
- * block; the first block of the elements it reaches copied */
+ * block, the blocks that meet the box of [clo, chi) alone (reduce.h's
+ * ndt_red_box, as the CPU's body: linear in the tiles, not quadratic); the
+ * first block of the elements it reaches copied */
 static void cb_walk_parts(cb_builder *B, const ndt_red_arg *r) {
   const ndt_array *o = &r->out;
   int nd = o->ndim, asz = B->esz, osz = B->osz;
-  int64_t lo = r->clo, hi = r->chi, ost[NDT_MAXDIMS], poff = 0;
+  int64_t lo = r->clo, hi = r->chi, ost[NDT_MAXDIMS], b0[NDT_MAXDIMS], bn[NDT_MAXDIMS];
   cb_cstrides(nd, o->shape, 1, ost);
-  for (int64_t blk = 0; blk < r->tl.ntiles && !B->st; blk++) {
+  ndt_red_box(&r->in, r->mask, o, lo, hi, b0, bn);
+  ndt_red_blocks w;
+  for (int64_t blk = ndt_red_blk_first(&w, &r->in, &r->tl, b0, bn); blk >= 0 && !B->st;
+       blk = ndt_red_blk_next(&w)) {
     ndt_array bv;
-    int64_t ps[NDT_MAXDIMS], start[NDT_MAXDIMS], pn = 1, obase = 0;
+    int64_t ps[NDT_MAXDIMS], start[NDT_MAXDIMS], obase = 0, poff = ndt_red_part_offset(r, blk);
     cb_block_view(&r->in, &r->tl, blk, &bv);
     cb_block_start(&r->in, &r->tl, blk, start);
     int copy_first = 1;
     for (int k = 0; k < nd; k++) {
       ps[k] = (r->mask >> k & 1) ? 1 : bv.shape[k];
-      pn *= ps[k];
       if (!(r->mask >> k & 1)) obase += start[k] * ost[k];
       else if (start[k] != 0) copy_first = 0;
     }
@@ -288,7 +279,7 @@ static void cb_walk_parts(cb_builder *B, const ndt_red_arg *r) {
         oi += idx[j] * st2[1][j];
         pb += idx[j] * st2[0][j];
       }
-      cb_in_range(oi, n, so, lo, hi, &j0, &j1);
+      ndt_red_in_range(oi, n, so, lo, hi, &j0, &j1);
       if (j1 > j0 && so == 0 && j1 - j0 > 1)
         B->st = cb_fail(B, "the CUDA combine met a partial run into one element");
       else if (j1 > j0)
@@ -300,7 +291,6 @@ static void cb_walk_parts(cb_builder *B, const ndt_red_arg *r) {
         idx[j] = 0;
       }
     }
-    poff += pn;
   }
 }
 
@@ -351,7 +341,7 @@ static void cb_walk_block(cb_builder *B, const ndt_red_arg *r, int64_t blk, cons
       oi += idx[j] * st2[1][j];
       pb += idx[j] * st2[0][j];
     }
-    cb_in_range(oi, n, so, lo, hi, &j0, &j1);
+    ndt_red_in_range(oi, n, so, lo, hi, &j0, &j1);
     if (j1 > j0) {
       int64_t m = j1 - j0, f = pb + j0 * sp, e = f + (m - 1) * sp, t = -2 - src;
       if (src < 0) {
@@ -374,10 +364,16 @@ static void cb_walk_block(cb_builder *B, const ndt_red_arg *r, int64_t blk, cons
   }
 }
 
-/* combine_body's direct fold: every block of the input, in order, read in
- * place in the walked input's tiles */
+/* combine_body's direct fold: the blocks of the input that meet the box
+ * of [clo, chi) (ndt_red_box: the walked operand's view, its tiles the
+ * ones made valid here), in order, read in place in the walked input's
+ * tiles (the runs outside [clo, chi) dropped, as before) */
 static void cb_walk_direct(cb_builder *B, const ndt_red_arg *r) {
-  for (int64_t blk = 0; blk < r->tl.ntiles && !B->st; blk++) {
+  int64_t b0[NDT_MAXDIMS], bn[NDT_MAXDIMS];
+  ndt_red_box(&r->in, r->mask, &r->out, r->clo, r->chi, b0, bn);
+  ndt_red_blocks w;
+  for (int64_t blk = ndt_red_blk_first(&w, &r->in, &r->tl, b0, bn); blk >= 0 && !B->st;
+       blk = ndt_red_blk_next(&w)) {
     ndt_array bv;
     cb_block_view(&r->in, &r->tl, blk, &bv);
     cb_walk_block(B, r, blk, &bv, -1, NULL);

@@ -58,11 +58,13 @@ static int64_t host_env_size(const char *name, int64_t dflt) { return ndt__env_i
 static int host_cpu_level(void) { return ndt_cpu_level(); }
 
 static int gpu_ranks(int dev);
+static int gpu_ranks_id(int dev, const char *bus_id);
 static const ndt_plugin_host plugin_host = {
     .api = NDT_PLUGIN_API, .mem_register = ndt__mem_register,
     .proc_register = host_proc_register, .cpu_launch = host_cpu_launch, .error = host_error,
     .alloc_fails = ndt__dev_alloc_fails, .verbose = host_verbose, .env_size = host_env_size,
-    .cpu_level = host_cpu_level, .view_tiles = ndt__view_tiles, .gpu_ranks = gpu_ranks};
+    .cpu_level = host_cpu_level, .view_tiles = ndt__view_tiles, .gpu_ranks = gpu_ranks,
+    .gpu_ranks_id = gpu_ranks_id};
 
 /* dlopens the first plugin file found: NDTILE_CUDA_PLUGIN, then next to the
  * module the core is linked into (the extension, a program), then the build
@@ -123,6 +125,77 @@ static int gpu_ranks(int dev) {
   return n > 0 ? n : 1;
 }
 
+/* ---- the node's GPUs by PCI bus id ----
+ * A scheduler may give each rank a GPU of its own through
+ * CUDA_VISIBLE_DEVICES: every rank's GPU is then its device 0, and only the
+ * bus id tells the cards apart. Before the plugin starts, each rank asks it
+ * the bus ids of the devices it will open (ndt_plugin.bus_ids, no MPI) and
+ * the node's ranks gather them (ndt__comm_node_gather): every rank of the
+ * node takes part, whatever it asked for (none, sim, a missing plugin: an
+ * empty list), so the collective matches, and every rank gets the same
+ * table. gpu_ranks_id then counts, without MPI, the ranks whose list holds a
+ * bus id: the same answer on every rank of the node. */
+typedef struct {
+  int32_t n;                                /* its distinct bus ids; -1: cannot tell */
+  char id[NDT__MAX_DEVS][NDT_BUS_ID];
+} rank_gpus;
+static rank_gpus *node_gpus;   /* one a local rank; NULL: not gathered */
+static int node_gpus_n, node_unknown;
+
+static void gather_bus_ids(const ndt_plugin *pl, const ndt__devspec *d) {
+  rank_gpus mine;
+  memset(&mine, 0, sizeof mine);
+  if (pl && pl->bus_ids) {
+    char bus[NDT__MAX_DEVS][NDT_BUS_ID];
+    int k = pl->bus_ids(d->index, d->n, bus, NDT__MAX_DEVS);
+    if (k < 0) mine.n = -1;
+    for (int i = 0; i < k; i++) {   /* (cuda:0,cuda:0: one card, one rank) */
+      bus[i][NDT_BUS_ID - 1] = 0;
+      int seen = 0;
+      for (int j = 0; j < mine.n && !seen; j++) seen = !strcmp(mine.id[j], bus[i]);
+      if (!seen) memcpy(mine.id[mine.n++], bus[i], NDT_BUS_ID);
+    }
+  } else if (pl) {
+    mine.n = -1;   /* a plugin that cannot tell: ordinals for every rank */
+  }
+  int L = local_size();
+  free(node_gpus);
+  rank_gpus *tmp = node_gpus = malloc((size_t)L * sizeof *tmp);   /* (plain: see comm.c) */
+  if (!tmp) {   /* a rank that cannot take part would leave the others waiting */
+    fprintf(stderr, "ndtile: cannot allocate the node's GPU table\n");
+    ndt_abort(71);
+  }
+  ndt__comm_node_gather(&mine, (int64_t)sizeof mine, tmp);
+  node_gpus_n = L;
+  node_unknown = 0;
+  for (int r = 0; r < L; r++) node_unknown |= tmp[r].n < 0;
+  if (L > 1) {
+    char line[512];
+    size_t at = 0;
+    for (int r = 0; r < L && at < sizeof line; r++) {
+      at += (size_t)snprintf(line + at, sizeof line - at, "%srank %d:", r ? "; " : "", r);
+      if (tmp[r].n < 0 && at < sizeof line)
+        at += (size_t)snprintf(line + at, sizeof line - at, " ?");
+      for (int j = 0; j < tmp[r].n && at < sizeof line; j++)
+        at += (size_t)snprintf(line + at, sizeof line - at, " %.*s", NDT_BUS_ID, tmp[r].id[j]);
+    }
+    ndt__verbose("the GPUs of this node's %d ranks by PCI bus id: %s", L, line);
+  }
+}
+
+static int gpu_ranks_id(int dev, const char *bus_id) {
+  NDT_UNUSED(dev);
+  if (!node_gpus || node_unknown || !bus_id || !*bus_id) return 0;
+  int n = 0;
+  for (int r = 0; r < node_gpus_n; r++)
+    for (int j = 0; j < node_gpus[r].n; j++)
+      if (!strncmp(node_gpus[r].id[j], bus_id, NDT_BUS_ID)) {
+        n++;
+        break;
+      }
+  return n;   /* (0: not among this rank's, as told: the plugin asks gpu_ranks) */
+}
+
 static void share_gpus(ndt__devspec *d, const char *what) {
   int g = (int)ndt__env_int("NDTILE_GPUS_PER_NODE", 0);
   shared_g = 0;
@@ -138,13 +211,12 @@ static void share_gpus(ndt__devspec *d, const char *what) {
                l, L, which, g);
 }
 
-static void start_cuda(const ndt__devspec *d0, const char *what) {
-  ndt__devspec share = *d0, *d = &share;
-  share_gpus(d, what);
+/* The CUDA plugin, loaded and checked; NULL with the reason said. */
+static const ndt_plugin *load_cuda(const char *what) {
   void *h = open_plugin();
   if (!h) {
     ndt__verbose("%s: no CUDA plugin (%s); running on CPUs", what, note);
-    return;
+    return NULL;
   }
   ndt_plugin_entry_fn entry = (ndt_plugin_entry_fn)dlsym(h, NDT_PLUGIN_ENTRY);
   const ndt_plugin *pl = entry ? entry() : NULL;
@@ -153,15 +225,19 @@ static void start_cuda(const ndt__devspec *d0, const char *what) {
              NDT_PLUGIN_API);
     ndt__verbose("%s: %s; running on CPUs", what, note);
     dlclose(h);
-    return;
+    return NULL;
   }
+  return pl;   /* (it stays loaded: its libraries may not unload cleanly) */
+}
+
+static void start_cuda(const ndt_plugin *pl, const ndt__devspec *d, const char *what) {
   char why[256] = "";
   cur_kind = "cuda";
   int n = pl->start(&plugin_host, d->index, d->n, why, sizeof why);
   if (n <= 0) {
     snprintf(note, sizeof note, "%.255s", why[0] ? why : "no CUDA device");
     ndt__verbose("%s: %s; running on CPUs", what, note);
-    return;   /* the plugin stays loaded: its libraries may not unload cleanly */
+    return;
   }
   note[0] = 0;
   ndt__verbose("%s: %d CUDA device%s", what, n, n > 1 ? "s" : "");
@@ -175,7 +251,7 @@ void ndt__devices_start(const ndt_config *cfg) {
     if (ndt__devices_parse(text, &d)) {   /* (ndt_init checked the variable) */
       snprintf(note, sizeof note, "%s", ndt_last_error());
       ndt__verbose("%s", note);
-      return;
+      d = (ndt__devspec){.kind = NDT__DEVS_NONE};   /* (still gathers, below) */
     }
   } else if (sim && *sim && strcmp(sim, "0")) {
     d.kind = NDT__DEVS_SIM;
@@ -183,6 +259,13 @@ void ndt__devices_start(const ndt_config *cfg) {
   }
   char what[160];
   snprintf(what, sizeof what, "NDTILE_DEVICES=%s", text && *text ? text : "sim:1");
+  /* every rank of the node gathers the bus ids, whatever it asked for */
+  const ndt_plugin *pl = NULL;
+  if (d.kind == NDT__DEVS_CUDA || d.kind == NDT__DEVS_AUTO) {
+    share_gpus(&d, what);
+    pl = load_cuda(what);
+  }
+  gather_bus_ids(pl, &d);
   switch (d.kind) {
     case NDT__DEVS_SIM: {
       int64_t mem = d.mem ? d.mem : ndt__env_int("NDTILE_SIMDEVICE_BYTES", (int64_t)1 << 30);
@@ -195,7 +278,7 @@ void ndt__devices_start(const ndt_config *cfg) {
     }
     case NDT__DEVS_CUDA:
     case NDT__DEVS_AUTO:
-      start_cuda(&d, what);
+      if (pl) start_cuda(pl, &d, what);
       break;
     default:
       break;

@@ -10,7 +10,7 @@
 #define NDT_DEVICE_H
 #include "internal.h"
 
-#define NDT_PLUGIN_API 13  /* 2: cpu_level; processors may run groups; 3: the plugin reads
+#define NDT_PLUGIN_API 14  /* 2: cpu_level; processors may run groups; 3: the plugin reads
                               * ops/reduce.h's arguments ("pairwise leaf", "reduce block");
                               * 4: memories may give gather scratch outside their budget;
                               * 5: memories may copy strided runs in one call (copy2d);
@@ -23,7 +23,9 @@
                               * 11: the tiles a view's binding pinned (view_tiles);
                               * 12: the node's ranks on a GPU (gpu_ranks);
                               * 13: and on a GPU known by its PCI bus id
-                              * (gpu_ranks_id, optional) */
+                              * (gpu_ranks_id, optional);
+                              * 14: the plugin tells its devices' PCI bus ids
+                              * before it starts (ndt_plugin.bus_ids) */
 #define NDT_PLUGIN_ENTRY "ndt_plugin_entry_v1"
 
 typedef struct {
@@ -61,14 +63,24 @@ typedef struct {
    * GPU whose PCI bus id (cudaDeviceGetPCIBusId) is bus_id, whatever
    * ordinal each rank's CUDA_VISIBLE_DEVICES gives it (dev is this rank's):
    * a scheduler that gives each rank a GPU of its own that way gives 1,
-   * and the budget is not split. 0 or NULL: the host cannot tell (the
-   * plugin then asks gpu_ranks). */
+   * and the budget is not split. The core answers from the bus ids the
+   * node's ranks told each other before start (ndt_plugin.bus_ids; no
+   * collective here). 0 or NULL: the host cannot tell (the plugin then asks
+   * gpu_ranks). */
   int (*gpu_ranks_id)(int dev, const char *bus_id);
 } ndt_plugin_host;
+
+#define NDT_BUS_ID 32   /* a PCI bus id's bytes, its NUL included ("0000:65:00.0") */
 
 typedef struct {
   int api;                                  /* NDT_PLUGIN_API */
   const char *name;                         /* "cuda" */
+  /* The PCI bus ids of the devices start(index, n) would open, in its
+   * order (bus[k] for the k-th it would open), without opening them and
+   * without MPI: the core exchanges them between the node's ranks, every
+   * rank at the same point, and answers gpu_ranks_id from them. Returns
+   * how many (<= cap; 0: none), or -1 when it cannot tell. Optional. */
+  int (*bus_ids)(const int *index, int n, char (*bus)[NDT_BUS_ID], int cap);
   /* Opens n devices (index[0..n), n == 0: every device the driver lists),
    * registering a memory and a processor for each; returns how many. With
    * none, why says what was missing (no driver, no device, no context). */

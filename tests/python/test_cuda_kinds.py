@@ -153,6 +153,36 @@ case("arange then use", lambda: (np.arange(1_000_000) * x)[::1000], (numpy.arang
 done()
 """
 
+# short reduced axes of many-tile arrays: each result tile's combine visits
+# only the blocks of its box (cuda_combine.h's walks, reduce.h's
+# ndt_red_box; before, every block of the input: quadratic in the tiles)
+SHORT = PRELUDE + """
+rng = numpy.random.default_rng(5)
+for shape in [(4, 100_003), (3, 5, 20_011), (2, 1)]:
+    vf = rng.standard_normal(shape) * 100
+    vf.flat[::97] = numpy.nan if shape[0] == 3 else 0.0
+    vi = rng.integers(-1000, 1000, shape)
+    xf, xi = np.asarray(vf) * 1.0, np.asarray(vi) + 0   # made on the device
+    t = str(shape)
+    case((t, "sum0"), lambda: xf.sum(axis=0), vf.sum(axis=0), "reduce combine")
+    case((t, "isum0"), lambda: xi.sum(axis=0), vi.sum(axis=0), "reduce combine")
+    case((t, "max0"), lambda: xf.max(axis=0), vf.max(axis=0), "reduce combine")
+    case((t, "imin0"), lambda: xi.min(axis=0), vi.min(axis=0), "reduce combine")
+    case((t, "argmax0"), lambda: xf.argmax(axis=0), vf.argmax(axis=0), "reduce combine")
+    case((t, "argmin0 i"), lambda: xi.argmin(axis=0), vi.argmin(axis=0), "reduce combine")
+    case((t, "keepdims"), lambda: xi.sum(axis=0, keepdims=True), vi.sum(axis=0, keepdims=True),
+         "reduce combine")
+    if len(shape) == 3:
+        case((t, "sum01"), lambda: xi.sum(axis=(0, 1)), vi.sum(axis=(0, 1)), "reduce combine")
+        case((t, "max02"), lambda: xi.max(axis=(0, 2)), vi.max(axis=(0, 2)), "reduce combine")
+    if shape[-1] > 1:   # (values only: at small tiles a run of a stepped view's block
+        # can cross two tiles, which the device's direct fold leaves to the CPU)
+        case((t, "strided"), lambda: xi[..., 1::3].sum(axis=0), vi[..., 1::3].sum(axis=0), None)
+        case((t, "reversed max"), lambda: xf[..., ::-2].max(axis=0), vf[..., ::-2].max(axis=0),
+             None)
+done()
+"""
+
 
 @pytest.mark.parametrize("tiles", [None, "4096"])
 @pytest.mark.parametrize("name,code", [("mixed", MIXED), ("ranges", RANGES)])
@@ -184,3 +214,45 @@ case("i*f again", lambda: xi * xf, vi * vf, "elementwise")
 done()
 """)
     assert out["bad"] == [], out["bad"]
+
+
+@pytest.mark.parametrize("tiles", [None, "4096"])
+def test_short_axis_combines(tiles):
+    """Reductions over a short leading axis of arrays of many tiles (the
+    combine tasks on the device visit the blocks of their result tile's box
+    alone): NumPy's values, the CPU's bits, placed on the devices."""
+    env = {"NDTILE_TILE_BYTES": tiles} if tiles else {}
+    dev = run(SHORT, **env)
+    assert dev["devices"]
+    assert dev["bad"] == [], dev["bad"]
+    assert dev["placed"] and "cpu" not in dev["placed"], (dev["placed"], dev["trips"][:5])
+    cpu = run(SHORT, devices=None, **env)
+    assert cpu["bad"] == [] and not cpu["devices"]
+    assert dev["digest"] == cpu["digest"]
+
+
+def test_range_group_one_launch():
+    """A device's group of "arange" tasks (the plan's grouped launch) fills
+    its tiles in one launch per 128 runs of one dtype: arange(1e6) in 1,954
+    tiles of 4 KiB took 1,954 launches, a few dozen now; NumPy's values,
+    arange and linspace of several dtypes one after the other."""
+    code = """
+import numpy, ndtile as np
+cases = [(lambda m: m.arange(1_000_000)), (lambda m: m.arange(3, 200_003, dtype="int8")),
+         (lambda m: m.linspace(-1, 1, 300_001, dtype="float32")),
+         (lambda m: m.arange(0.5, 150_000.5, 0.25))]
+for f in cases:
+    got, want = numpy.asarray(f(np)), f(numpy)
+    assert got.dtype == want.dtype and got.tobytes() == want.tobytes()
+print("ok")
+"""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NDTILE_")}
+    env.update(NDTILE_DEVICES="cuda:0", NDTILE_CUDA_PLUGIN=cudahost_plugin(),
+               NDTILE_CUDA_MEM="256M", NDTILE_TILE_BYTES="4096", NDTILE_CUDAHOST_STATS="1")
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                       timeout=600)
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stdout + r.stderr
+    line = [x for x in r.stderr.splitlines() if " kernel launches, " in x][-1]
+    launches = int(line.split()[1])
+    tiles = 1954 + 49 + 293 + 147   # (4 KiB tiles of each result)
+    assert 0 < launches < tiles // 16, line
