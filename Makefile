@@ -88,6 +88,9 @@ test-tsan: setup
 # fixture) run once: among them the device modules, whose every test
 # starts processes with devices of their own and drops the caller's
 # NDTILE_ settings (the second pass repeated them: about 5 of CI's minutes).
+# Likewise the other modules' tests at default settings (the default_settings
+# fixture or marker: the conftest's --skip-default-settings), which the
+# second pass ran as the first had (449 tests, 96 of its CPU seconds).
 ONCE = test_fuzz_corpus.py test_trust_algos.py test_default_tiles.py test_interrupt.py test_fperr_numpy.py \
        test_memory_limit.py test_leaks.py test_devices.py test_cuda_matmul.py test_cuda_fft.py \
        test_cuda_linalg.py test_random_devices.py test_gpu_budget_ranks.py test_fork.py \
@@ -103,7 +106,8 @@ XDIST = $(if $(filter-out 0 1,$(PYTEST_JOBS)),-n $(PYTEST_JOBS) --dist worksteal
 test-python: python
 	$(STAGE)
 	$(PY) -m pytest tests/python -q $(XDIST)
-	NDTILE_TILE_BYTES=2097152 $(PY) -m pytest tests/python -q $(XDIST) $(addprefix --ignore=tests/python/,$(ONCE))
+	NDTILE_TILE_BYTES=2097152 $(PY) -m pytest tests/python -q $(XDIST) --skip-default-settings \
+	  $(addprefix --ignore=tests/python/,$(ONCE))
 
 # The same programs on 1-4 MPI ranks: bitwise equal to one process, the C
 # suites passing on 2-4 ranks, the Python suite on ranks once: its modules
@@ -118,8 +122,8 @@ test-python: python
 # stays compared with one process by ops.py's bits on 1-4 ranks, the C
 # suites on 2-4 and test_fuzz_corpus's ranks2 settings (tests/mpi/run.py,
 # SPLIT_MODULES, says more). Besides, test_ufunc's tests of one-tile arrays
-# (promotion of mixed dtypes and Python scalars, dtype=) run with the rest on 2
-# ranks (ONE_TILE_TESTS), and test_backend_ops's unary and binary op x
+# (promotion of mixed dtypes and Python scalars, dtype=, each op over the
+# one-tile shapes) run with the rest on 2 ranks (ONE_TILE_TESTS), and test_backend_ops's unary and binary op x
 # dtype x layout table on one process only (RANKS_DESELECT: test_ufunc's
 # same ops on 3 ranks, the views in the split modules).
 PYTEST_RANKS ?= 2,3
@@ -131,8 +135,11 @@ test-mpi: build python
 # "Devices"): every task placed on a device by the owner rule, tiles copied,
 # evicted and written back, tasks falling back to the CPU; the results must
 # be the CPU's bits. The C tests (less the backend harness, whose simdev
-# configurations test-c runs), then the device-relevant part of the Python
-# suite (about 3 minutes in all on 2 cores). Not test_devices.py,
+# configurations test-c runs, and the meson suite no-sim: the tests whose
+# devices are their own, and the -simdev runs, which NDTILE_DEVICES makes
+# their plain tests' runs: here they repeated test-c, tests/c/meson.build
+# says more), then the device-relevant part of the Python suite (about 3
+# minutes in all on 2 cores). Not test_devices.py,
 # test_cuda_matmul.py and test_random_devices.py: they start processes with
 # devices of their own (each sets NDTILE_DEVICES and drops the caller's),
 # so test-python runs all they do once, and here they would repeat it.
@@ -141,22 +148,24 @@ SIM_PY  = test_ufunc.py test_reduce.py test_fusion.py test_inplace.py test_index
           test_sort.py test_scan.py test_matmul.py test_random.py test_manip.py
 test-sim: build python
 	$(STAGE)
-	$(SIM_ENV) meson test -C $(BUILD) --print-errorlogs --no-suite backend
+	$(SIM_ENV) meson test -C $(BUILD) --print-errorlogs --no-suite backend --no-suite no-sim
 	$(SIM_ENV) $(PY) -m pytest -q -p no:cacheprovider $(XDIST) $(addprefix tests/python/,$(SIM_PY))
 	$(MAKE) test-cudahost PY=$(PY) BUILD=$(BUILD)
 
 # The CUDA plugin itself on CPUs: its host build (tests/cudahost: the same
 # src/runtime/cuda.c against an emulated CUDA runtime, libndtile_cudahost.so)
 # loaded as the plugin, on two emulated GPUs with a 256 KiB budget each
-# (evictions, fallbacks), under the same C and Python suites as test-sim:
-# the CPU's bits (about 1.5 minutes on 2 cores). make test-c runs its own
-# tests (meson suite cudahost: sums, flags, an injected fault).
+# (evictions, fallbacks), under the same C and Python suites as test-sim
+# (less the meson suite no-cudahost: the tests whose devices and CUDA
+# settings are their own, which here repeated test-c): the CPU's bits
+# (about 1.5 minutes on 2 cores). make test-c runs its own tests (meson
+# suite cudahost: sums, flags, an injected fault).
 CUDAHOST_PLUGIN = $(abspath $(BUILD))/tests/cudahost/libndtile_cudahost.so
 CUDAHOST_ENV = NDTILE_DEVICES=cuda:0,1 NDTILE_CUDA_MEM=256k NDTILE_CUDA_PLUGIN=$(CUDAHOST_PLUGIN) \
                NDTILE_CUDAHOST_PLUGIN=$(CUDAHOST_PLUGIN) NDTILE_CACHE_DIR=$(abspath $(BUILD))/fused-cache
 test-cudahost: build python
 	$(STAGE)
-	$(CUDAHOST_ENV) meson test -C $(BUILD) --print-errorlogs --no-suite backend
+	$(CUDAHOST_ENV) meson test -C $(BUILD) --print-errorlogs --no-suite backend --no-suite no-cudahost
 	$(CUDAHOST_ENV) $(PY) -m pytest -q -p no:cacheprovider $(XDIST) $(addprefix tests/python/,$(SIM_PY))
 
 # The GPU check (tools/gpu_check.sh) on simulated devices; on a machine with

@@ -186,9 +186,15 @@ RANKS_DESELECT = ['test_backend_ops.py::test_unary[', 'test_backend_ops.py::test
 # test_ufunc's time (127 of 570 s on a loaded machine, where its 416
 # test_binary_same_dtype tests took 40); side by side, 19-22 s on 2 ranks
 # against 28-37 s on 3 (13-14 against 25-26 CPU s).
+# Likewise test_ufunc's unary and binary ops over SHAPES' one-tile shapes
+# (0-d, empty, one element, up to 120 elements), split from their
+# multi-tile shapes, which run on 3 ranks (the 975 one-tile tests, side by
+# side on a loaded machine: 35 s on 3 ranks, 10.5 s on 2).
 ONE_TILE_TESTS = ['test_ufunc.py::test_binary_mixed_dtypes_broadcast',
                   'test_ufunc.py::test_binary_python_scalars',
-                  'test_ufunc.py::test_dtype_keyword_checks_input_casts_and_loops[6]']
+                  'test_ufunc.py::test_dtype_keyword_checks_input_casts_and_loops[6]',
+                  'test_ufunc.py::test_unary_one_tile',
+                  'test_ufunc.py::test_binary_same_dtype_one_tile']
 
 
 def pytest_suite(ranks):

@@ -59,6 +59,31 @@ def pytest_configure(config):
         "(and its look-ahead bound for them) instead of the suite's 4096-byte tiles")
 
 
+def pytest_addoption(parser):
+    parser.addoption(
+        "--skip-default-settings", action="store_true",
+        help="deselect the tests that run at the runtime's default settings (the "
+        "default_settings fixture or marker): make test-python's second pass, at the "
+        "default 2 MiB tiles throughout, where they would repeat the first pass's runs")
+
+
+def pytest_collection_modifyitems(config, items):
+    if not config.getoption("--skip-default-settings"):
+        return
+    if int(os.environ["NDTILE_TILE_BYTES"]) != DEFAULT_TILE_BYTES:
+        raise pytest.UsageError("--skip-default-settings: the suite's tiles are not the "
+                                f"default {DEFAULT_TILE_BYTES} bytes (NDTILE_TILE_BYTES), so "
+                                "the default_settings tests would not repeat another run")
+    keep, drop = [], []
+    for item in items:
+        at_default = (item.get_closest_marker("default_settings") is not None
+                      or "default_settings" in getattr(item, "fixturenames", ()))
+        (drop if at_default else keep).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
+
+
 @pytest.fixture
 def default_settings():
     """The runtime at its default settings for one test: 2 MiB tiles, the

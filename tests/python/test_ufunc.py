@@ -66,21 +66,53 @@ def _compare(name, np_args, nt_args, rtol=None, **kw):
     assert_same(got, exp, rtol)
 
 
-@pytest.mark.parametrize("dt", DTYPES, ids=NAMES)
-@pytest.mark.parametrize("name", UNARY + ['fabs', 'degrees', 'radians'])
-def test_unary(name, dt):
-    for i, shape in enumerate(SHAPES):
-        ins = _inputs(name, dt, shape, i)
-        a = ins[0]
+# SHAPES in two tests each: the shapes that are one tile of the suite's
+# 4096 bytes in every dtype (at most 256 elements of complex128: 0-d, empty,
+# one element, small) and those of several tiles (1500 and 33x47 elements;
+# one tile in 1- and 2-byte dtypes). An array of one tile has one owner on
+# any rank count, so tests/mpi/run.py runs the one-tile tests with the rest
+# of the suite on 2 ranks (ONE_TILE_TESTS) and only the multi-tile ones on
+# 3. Each shape keeps its seed, its index in SHAPES.
+ONE_TILE = [(i, s) for i, s in enumerate(SHAPES) if int(np.prod(s)) * 16 <= 4096]
+MANY_TILES = [(i, s) for i, s in enumerate(SHAPES) if int(np.prod(s)) * 16 > 4096]
+UNARY_ALL = UNARY + ['fabs', 'degrees', 'radians']
+BINARY_ALL = BINARY + ['float_power']
+
+
+def _unary(name, dt, shapes):
+    for i, shape in shapes:
+        a = _inputs(name, dt, shape, i)[0]
         _compare(name, (a,), (nt.asarray(a),))
 
 
-@pytest.mark.parametrize("dt", DTYPES, ids=NAMES)
-@pytest.mark.parametrize("name", BINARY + ['float_power'])
-def test_binary_same_dtype(name, dt):
-    for i, shape in enumerate(SHAPES):
+def _binary(name, dt, shapes):
+    for i, shape in shapes:
         a, b = _inputs(name, dt, shape, i)
         _compare(name, (a, b), (nt.asarray(a), nt.asarray(b)))
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=NAMES)
+@pytest.mark.parametrize("name", UNARY_ALL)
+def test_unary(name, dt):
+    _unary(name, dt, MANY_TILES)
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=NAMES)
+@pytest.mark.parametrize("name", UNARY_ALL)
+def test_unary_one_tile(name, dt):
+    _unary(name, dt, ONE_TILE)
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=NAMES)
+@pytest.mark.parametrize("name", BINARY_ALL)
+def test_binary_same_dtype(name, dt):
+    _binary(name, dt, MANY_TILES)
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=NAMES)
+@pytest.mark.parametrize("name", BINARY_ALL)
+def test_binary_same_dtype_one_tile(name, dt):
+    _binary(name, dt, ONE_TILE)
 
 
 @pytest.mark.parametrize("name", BINARY)
