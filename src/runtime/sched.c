@@ -446,10 +446,9 @@ static void drop_uses_of(ndt_use *u, int *n, ndt_task *t) {
  * the task and its copy of the operands and argument, 1.5 to 3.5 KB a tile
  * for every op (every tile of a 4 GiB array in 4 KiB tiles: gigabytes).
  * A tile left without uses frees its lists too. (A failed or cancelled
- * task stays until complete(): a wait for its tiles then reports it.) */
+ * task stays until complete(): a wait for its tiles then reports it;
+ * run_body leaves such a task no tiles to leave.) Under the lock. */
 static void forget_uses(ndt_task *t) {
-  if (!t->nused) return;
-  pthread_mutex_lock(&rt.lock);
   for (int i = 0; i < t->nused; i++) {
     ndt_tile *tl = t->used[i];
     drop_uses_of(tl->writes, &tl->nwrites, t);
@@ -462,7 +461,42 @@ static void forget_uses(ndt_task *t) {
     }
   }
   t->nused = 0;
-  pthread_mutex_unlock(&rt.lock);
+}
+
+/* Under the lock, once the body ran (or was dropped): the task leaves its
+ * tiles (forget_uses), and its references to stores that something else
+ * still holds go (a decrement that frees nothing). Returns whether a last
+ * reference is left: freeing a store (its tiles' lists and buffers, and
+ * perhaps its owner's callback, which may take the Python interpreter's
+ * lock) is release_resources' work, outside the lock, before complete()
+ * (so a wait that complete() ends finds the memory given back). So most
+ * tasks finish in one hold of the lock; forget_uses took it once more. */
+static int let_go(ndt_task *t) {
+  forget_uses(t);
+  int last = 0;
+  for (int i = 0; i < t->nstores; i++) {
+    ndt_store *s = t->stores[i];
+    long r = atomic_load(&s->refs);
+    while (r > 1 && !atomic_compare_exchange_weak(&s->refs, &r, r - 1)) {
+    }
+    if (r > 1) t->stores[i] = NULL;   /* (release_resources skips it) */
+    else last = 1;
+  }
+  if (!last) t->nstores = 0;
+  return last;
+}
+
+/* Takes the lock and finishes a task whose body ran (let_go,
+ * release_resources where a store is freed, complete()); returns with the
+ * lock held. */
+static wakes finish_locked(ndt_task *t, ndt_status st, int ready_here) {
+  pthread_mutex_lock(&rt.lock);
+  if (let_go(t)) {
+    pthread_mutex_unlock(&rt.lock);
+    release_resources(t);
+    pthread_mutex_lock(&rt.lock);
+  }
+  return complete(t, st, ready_here);
 }
 
 /* The trace's processor of the body that just ran on this thread: named
@@ -472,7 +506,7 @@ static const char *ran_name(void) {
 }
 
 /* Runs a ready task's body on this thread (tid: its trace row, -1 the
- * caller) and releases its stores; complete() finishes it. */
+ * caller); finish_locked() finishes it. */
 static ndt_status run_body(ndt_task *t, int tid) {
   atomic_store(&t->started, 1);   /* (before the ranges are read: see dropped) */
   int cancelled = is_cancelled(t);
@@ -516,8 +550,7 @@ static ndt_status run_body(ndt_task *t, int tid) {
     mark_failed(t, st);
   }
   if (t->kind->release) t->kind->release(t->arg);   /* ran or cancelled: once */
-  if (st == NDT_OK && !cancelled && !lost_in) forget_uses(t);
-  release_resources(t);
+  if (st != NDT_OK || cancelled || lost_in) t->nused = 0;   /* (its uses stay: forget_uses) */
   return st;
 }
 
@@ -525,8 +558,7 @@ static ndt_status run_body(ndt_task *t, int tid) {
  * and finishes it. */
 void ndt__task_run(ndt_task *t, int tid) {
   ndt_status st = run_body(t, tid);
-  pthread_mutex_lock(&rt.lock);
-  wakes w = complete(t, st, 0);
+  wakes w = finish_locked(t, st, 0);
   pthread_mutex_unlock(&rt.lock);
   wake(w);
   task_decref(t);
@@ -538,10 +570,8 @@ void ndt__task_finish(ndt_task *t, ndt_status st) {
     t->fprec = NULL;
   }
   if (t->kind->release) t->kind->release(t->arg);
-  if (st == NDT_OK) forget_uses(t);
-  release_resources(t);
-  pthread_mutex_lock(&rt.lock);
-  wakes w = complete(t, st, 0);
+  if (st != NDT_OK) t->nused = 0;   /* (its uses stay: forget_uses) */
+  wakes w = finish_locked(t, st, 0);
   pthread_mutex_unlock(&rt.lock);
   wake(w);
   task_decref(t);
@@ -569,8 +599,7 @@ static void *worker_main(void *p) {
     if (!rt.head) rt.tail = NULL;
     pthread_mutex_unlock(&rt.lock);
     ndt_status st = run_body(t, id);
-    pthread_mutex_lock(&rt.lock);
-    wakes w = complete(t, st, 1);
+    wakes w = finish_locked(t, st, 1);
     if (w.done || w.work) {
       pthread_mutex_unlock(&rt.lock);
       wake(w);
