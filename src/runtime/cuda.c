@@ -1188,6 +1188,9 @@ static ndt_status range_body(ndt_bound *b, void *argp) {
 /* ---- sort and argsort: "sort" (its own file) ---- */
 #include "runtime/cuda_sort.h"
 
+/* ---- partition and argpartition: "partition" (its own file) ---- */
+#include "runtime/cuda_partition.h"
+
 /* ---- bincount: "bincount count", "bincount combine" (its own file) ---- */
 #include "runtime/cuda_bincount.h"
 
@@ -1218,6 +1221,7 @@ static int cd_supports(ndt_processor *p, const ndt_task_kind *k, const ndt_opera
   if (fft_kind(k)) return fft_supports(arg);
   if (la_kind(k)) return la_supports(d, arg);
   if (sort_kind(k)) return sort_supports(op, nop, arg);
+  if (part_kind(k)) return part_supports(op, nop, arg);
   if (bin_kind(k)) return bin_supports(bin_kind(k), op, nop, arg);
   if (range_kind(k)) return range_supports(arg, nop);
   if (mvc_kind(k)) return mvc_supports(arg, nop);
@@ -1879,6 +1883,7 @@ static ndt_status cd_group(ndt_processor *p, const ndt_task_kind *k, ndt_bound *
   if (fft_kind(k)) return fft_run(p->context, b, n, nop, args);
   if (la_kind(k)) return la_run(p->context, b, n, nop, args);
   if (sort_kind(k)) return sort_run(p->context, b, n, nop, args);
+  if (part_kind(k)) return part_run(p->context, b, n, nop, args);
   if (bin_kind(k)) return bin_run(p->context, bin_kind(k), b, n, nop, args);
   if (range_kind(k)) return range_run(p->context, b, n, nop, args);
   if (mvc_kind(k)) return mvc_run(p->context, b, n, nop, args);
@@ -1920,6 +1925,7 @@ static const struct { const char *kind; ndt_body_fn body; } bodies[] = {
     {"prod fold", cb_fold_body},
     {"reduce carry", cb_carry_body},
     {"sort", sort_body},
+    {"partition", part_body},
     {"bincount count", bin_count_body},
     {"bincount combine", bin_combine_body},
     {"arange", range_body},

@@ -6,3 +6,4 @@
 // CPU's sort and count kernels. Compiled here; not yet run on a GPU.
 #include "kernels/cuda/sort_impl.h"
 #include "kernels/cuda/bincount_impl.h"
+#include "kernels/cuda/partition_impl.h"
