@@ -1191,6 +1191,9 @@ static ndt_status range_body(ndt_bound *b, void *argp) {
 /* ---- partition and argpartition: "partition" (its own file) ---- */
 #include "runtime/cuda_partition.h"
 
+/* ---- searchsorted and histogram bin indices: "searchsorted" (its own file) ---- */
+#include "runtime/cuda_search.h"
+
 /* ---- bincount: "bincount count", "bincount combine" (its own file) ---- */
 #include "runtime/cuda_bincount.h"
 
@@ -1222,6 +1225,7 @@ static int cd_supports(ndt_processor *p, const ndt_task_kind *k, const ndt_opera
   if (la_kind(k)) return la_supports(d, arg);
   if (sort_kind(k)) return sort_supports(op, nop, arg);
   if (part_kind(k)) return part_supports(op, nop, arg);
+  if (search_kind(k)) return search_supports(op, nop, arg);
   if (bin_kind(k)) return bin_supports(bin_kind(k), op, nop, arg);
   if (range_kind(k)) return range_supports(arg, nop);
   if (mvc_kind(k)) return mvc_supports(arg, nop);
@@ -1884,6 +1888,7 @@ static ndt_status cd_group(ndt_processor *p, const ndt_task_kind *k, ndt_bound *
   if (la_kind(k)) return la_run(p->context, b, n, nop, args);
   if (sort_kind(k)) return sort_run(p->context, b, n, nop, args);
   if (part_kind(k)) return part_run(p->context, b, n, nop, args);
+  if (search_kind(k)) return search_run(p->context, b, n, nop, args);
   if (bin_kind(k)) return bin_run(p->context, bin_kind(k), b, n, nop, args);
   if (range_kind(k)) return range_run(p->context, b, n, nop, args);
   if (mvc_kind(k)) return mvc_run(p->context, b, n, nop, args);
@@ -1926,6 +1931,7 @@ static const struct { const char *kind; ndt_body_fn body; } bodies[] = {
     {"reduce carry", cb_carry_body},
     {"sort", sort_body},
     {"partition", part_body},
+    {"searchsorted", search_body},
     {"bincount count", bin_count_body},
     {"bincount combine", bin_combine_body},
     {"arange", range_body},

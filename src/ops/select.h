@@ -1,0 +1,22 @@
+/* select.h - the argument of select.c's "searchsorted" tasks
+ * (searchsorted, and the uniform-bin index of a histogram), for the bodies
+ * that run them: the CPU's in select.c and a device plugin's
+ * (src/runtime/cuda_search.h), which finds them by the kind's name. */
+#ifndef NDT_OPS_SELECT_H
+#define NDT_OPS_SELECT_H
+#include "exec.h"
+
+/* Operands: a (read, walked: the whole sorted array or the edges), the
+ * block of values (read, walked), the block of the int64 result (write,
+ * contiguous: a fresh array's block). */
+typedef struct {
+  ndt_array a;          /* the sorted array (searchsorted) or the edges (bins), whole */
+  ndt_array v, out;     /* this block of the flat values and of the result */
+  int bins;             /* bin indices (else searchsorted) */
+  int right;
+  int single_d, single_f;   /* bins: float32 arithmetic for the offset / the scaling */
+  double first, last, denom;
+  const ndt_bound *ab;  /* inside the task: a, bound (walked) */
+} ndt_find_arg;
+
+#endif
