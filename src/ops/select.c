@@ -67,13 +67,7 @@ static ndt_status find_body(ndt_bound *op, void *p) {
 
 
 /* ---- histogram counts of uniform bins ---------------------------------- */
-typedef struct {
-  find_arg f;           /* edges, the bounds and the block of values (f.v) */
-  ndt_array w;          /* this block of the weights (has_w) */
-  int has_w;
-  ndt_store *parts;     /* one-tile byte store: a histogram per block */
-  int64_t poff;
-} hist_arg;
+typedef ndt_hist_arg hist_arg;   /* (select.h) */
 
 /* Operands: the edges (read, walked), the block of values, of the weights
  * (read; empty without), the block's histogram in parts (write). */
