@@ -87,6 +87,13 @@
  *            reversed, values and indices, against the CPU's select
  *            kernels (sort_body's calls) bit for bit; the merge sort it
  *            falls back on against the CPU's sort kernels
+ *   search   searchsorted (search_impl.h) of every dtype, left and right,
+ *            over a sorted array of the edge values (NaNs last) and over
+ *            the same unsorted, strided and reversed, lengths 0 to 1000;
+ *            the uniform-bin index of every real value dtype over float32
+ *            and float64 edges, float32 and float64 arithmetic: against
+ *            the CPU's search and bins kernels (the values cast as the
+ *            CPU's cast loop casts them) bit for bit
  *   bincount a block's count (bincount_impl.h) for every index dtype,
  *            unweighted and with weights of five dtypes (NaNs, -0.0,
  *            infinities), with and without bounds, strided and reversed,
@@ -135,6 +142,7 @@
 #include "kernels/cuda/sort_impl.h"
 #include "kernels/cuda/bincount_impl.h"
 #include "kernels/cuda/partition_impl.h"
+#include "kernels/cuda/search_impl.h"
 
 #include <dlfcn.h>
 #include <math.h>
@@ -2157,6 +2165,101 @@ static void it_set(int t, char *p, int64_t v) {
 }
 
 static ndt_dk_ilaunch it_L;
+/* ---- searchsorted and bin indices (search_impl.h) against the CPU's ----
+ * Every dtype, both sides, sorted (the CPU's sort of the edge values) and
+ * unsorted arrays (the same binary search gives the same index anyway),
+ * contiguous, strided and reversed; bins of every real value dtype over
+ * edges of float32 and float64 with both precisions' arithmetic. */
+static void test_search(void) {
+  static const int64_t lens[] = {0, 1, 2, 7, 64, 1000};
+  enum { M = 700, MAXL = 1000 };
+  unsigned char *a = malloc((size_t)MAXL * 2 * 16), *v = malloc((size_t)M * 2 * 16);
+  unsigned char *kt = malloc((size_t)MAXL * 2 * 16), *cv = malloc((size_t)M * 8);
+  int64_t *it = malloc(MAXL * 2 * 8), *ref = malloc(M * 8), *got = malloc(M * 8);
+  int checked = 0;
+  for (int dt = 0; dt < NDT_NTYPES; dt++) {
+    const int sz = (int)ndt_dtype_size((ndt_dtype)dt);
+    for (size_t li = 0; li < sizeof lens / sizeof *lens; li++) {
+      const int64_t n = lens[li];
+      for (int sorted = 0; sorted < 2; sorted++) {
+        fold_data((ndt_dtype)dt, 0, a, 2 * n, (uint64_t)(dt * 13 + n));
+        if (sorted) ndt__kern->sort((ndt_dtype)dt, 0)(a, it, kt, it + 2 * n, 2 * n);
+        fold_data((ndt_dtype)dt, 0, v, 2 * M, (uint64_t)(dt * 17 + n + 1));
+        for (int layout = 0; layout < 3; layout++)
+          for (int right = 0; right < 2; right++) {
+            /* a: contiguous (n), every other (n of 2n), reversed; values likewise */
+            const char *ab = (const char *)a, *vb = (const char *)v;
+            int64_t as = sz, vs = sz;
+            if (layout == 1) as = 2 * sz, vs = 2 * sz;
+            else if (layout == 2 && n > 0) ab += (n - 1) * sz, as = -sz, vb += (M - 1) * sz, vs = -sz;
+            else if (layout == 2) vb += (M - 1) * sz, vs = -sz;
+            ndt_kread rd = {ab, as, n, NULL, NULL};
+            ndt__kern->search((ndt_dtype)dt)(&rd, vb, vs, M, right, ref);
+            memset(got, 0xA5, M * 8);
+            ndt_dk_launch L = {.nrun = 1};
+            L.run[0] = (ndt_dk_run){.rows = M, .cols = n > 0 ? n : 1,
+                                    .p = {(char *)vb, (char *)got, n > 0 ? (char *)ab : NULL},
+                                    .rs = {vs, 8, 0}, .cs = {0, 0, as}, .from = n};
+            EXPECT(ndt__dk_search(dt, dt, right, 0, &L, NULL) == 0, "search: the launch failed");
+            EXPECT(!memcmp(got, ref, M * 8), "searchsorted %s n %lld sorted %d layout %d right %d",
+                   ndt_dtype_name((ndt_dtype)dt), (long long)n, sorted, layout, right);
+            checked++;
+          }
+      }
+    }
+  }
+  /* bins: edges of float32/float64, values of every real dtype */
+  for (int et = NDT_FLOAT32; et <= NDT_FLOAT64; et++)
+    for (int vt = 0; vt <= NDT_FLOAT64; vt++)
+      for (int prec = 0; prec < 4; prec++) {
+        const int esz = (int)ndt_dtype_size((ndt_dtype)et), vsz = (int)ndt_dtype_size((ndt_dtype)vt);
+        const int64_t ne = 11;
+        double first = vt <= NDT_UINT64 && vt != NDT_BOOL ? -3 : -0.5, last = 7.25;
+        for (int64_t i = 0; i < ne; i++) {   /* edges as NumPy's linspace makes them */
+          double e = first + (last - first) * (double)i / (double)(ne - 1);
+          if (et == NDT_FLOAT32) {
+            float f = (float)e;
+            memcpy(a + i * 4, &f, 4);
+          } else {
+            memcpy(a + i * 8, &e, 8);
+          }
+        }
+        fold_data((ndt_dtype)vt, 0, v, M, (uint64_t)(vt * 7 + prec));
+        if (vt == NDT_FLOAT64 || vt == NDT_FLOAT32)   /* and values in the range, on edges */
+          for (int j = 0; j < M / 2; j++) {
+            double x = first + (last - first) * (double)(j % 97) / 96.0;
+            if (vt == NDT_FLOAT32) {
+              float f = (float)x;
+              memcpy(v + j * 4, &f, 4);
+            } else {
+              memcpy(v + j * 8, &x, 8);
+            }
+          }
+        ndt__kern->cast((ndt_dtype)vt, (ndt_dtype)et)((const char *)v, vsz, (char *)cv, esz, M);
+        ndt_kread rd = {(const char *)a, esz, ne, NULL, NULL};
+        ndt_bins_desc bd = {first, last, last - first, prec & 1, prec >> 1 & 1};
+        ndt__kern->bins((ndt_dtype)et)(&rd, &bd, cv, M, ref);
+        memset(got, 0xA5, M * 8);
+        ndt_dk_launch L = {.nrun = 1};
+        L.run[0] = (ndt_dk_run){.rows = M, .cols = ne, .p = {(char *)v, (char *)got, (char *)a},
+                                .rs = {vsz, 8, 0}, .cs = {0, 0, esz}, .from = ne};
+        memcpy(&L.run[0].rs[3], &bd.first, 8);
+        memcpy(&L.run[0].cs[3], &bd.last, 8);
+        memcpy(L.run[0].start, &bd.denom, 8);
+        L.run[0].start[8] = (unsigned char)(bd.single_d | bd.single_f << 1);
+        EXPECT(ndt__dk_search(et, vt, 0, 1, &L, NULL) == 0, "bins: the launch failed");
+        EXPECT(!memcmp(got, ref, M * 8), "bins %s values %s precision %d",
+               ndt_dtype_name((ndt_dtype)et), ndt_dtype_name((ndt_dtype)vt), prec);
+        checked++;
+      }
+  ndt_dk_launch L = {.nrun = 1};
+  L.run[0].from = 1;
+  EXPECT(ndt__dk_search(NDT_INT64, NDT_INT64, 0, 1, &L, NULL) == -1, "bins: integer edges are refused");
+  EXPECT(ndt__dk_search(NDT_FLOAT64, NDT_FLOAT64, 0, 1, &L, NULL) == -1, "bins: one edge is refused");
+  printf("search: %d cases\n", checked);
+  free(a), free(v), free(kt), free(cv), free(it), free(ref), free(got);
+}
+
 /* ---- partition (partition_impl.h) against the CPU's select kernels ----
  * As test_sort: every dtype over its edge values, three lines in two runs
  * of one launch, contiguous, interleaved and reversed, values and indices;
@@ -3013,6 +3116,7 @@ int main(int argc, char **argv) {
   if ((all && run_mode == RUN_DIRECT) || !strcmp(mode, "nz")) test_nz();
   if ((all && run_mode == RUN_DIRECT) || !strcmp(mode, "sort")) test_sort();
   if ((all && run_mode == RUN_DIRECT) || !strcmp(mode, "partition")) test_partition();
+  if ((all && run_mode == RUN_DIRECT) || !strcmp(mode, "search")) test_search();
   if ((all && run_mode == RUN_DIRECT) || !strcmp(mode, "bincount")) test_bincount();
   if ((all && run_mode == RUN_DIRECT) || !strcmp(mode, "range")) test_range();
   ndt_finalize();
