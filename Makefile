@@ -94,7 +94,8 @@ test-tsan: setup
 ONCE = test_fuzz_corpus.py test_trust_algos.py test_default_tiles.py test_interrupt.py test_fperr_numpy.py \
        test_memory_limit.py test_leaks.py test_devices.py test_cuda_matmul.py test_cuda_fft.py \
        test_cuda_linalg.py test_random_devices.py test_gpu_budget_ranks.py test_fork.py \
-       test_many_tiles.py test_devices_plan.py test_cuda_kinds.py $(notdir $(wildcard tests/python/test_at_scale_*.py))
+       test_many_tiles.py test_devices_plan.py test_cuda_kinds.py test_cuda_kinds2.py \
+       $(notdir $(wildcard tests/python/test_at_scale_*.py))
 # Each pass runs in PYTEST_JOBS processes (pytest-xdist; default one per
 # core, 1 for one process): most of its time is the modules whose tests
 # start child processes at default settings (test_trust_algos, the device

@@ -9,7 +9,7 @@
  * value alone, so results do not depend on workers or ranks. */
 #include <math.h>
 #include <string.h>
-#include "exec.h"
+#include "select.h"
 
 /* Element i of a 1-d walked operand not bound in one piece. */
 static const char *elem(const void *ctx, int64_t i) {
@@ -28,15 +28,7 @@ static ndt_kread kread_of(const ndt_bound *b) {
 
 #define CH 256
 
-typedef struct {
-  ndt_array a;          /* the sorted array (searchsorted) or the edges (bins), whole */
-  ndt_array v, out;     /* this block of the flat values and of the result */
-  int bins;             /* bin indices (else searchsorted) */
-  int right;
-  int single_d, single_f;   /* bins: float32 arithmetic for the offset / the scaling */
-  double first, last, denom;
-  const ndt_bound *ab;  /* inside the task: a, bound (walked) */
-} find_arg;
+typedef ndt_find_arg find_arg;   /* (select.h: a device plugin reads it too) */
 
 /* The bins of n values at x (g->v's dtype, byte stride xs), cast to the
  * edges' dtype CH at a time. */
@@ -75,13 +67,7 @@ static ndt_status find_body(ndt_bound *op, void *p) {
 
 
 /* ---- histogram counts of uniform bins ---------------------------------- */
-typedef struct {
-  find_arg f;           /* edges, the bounds and the block of values (f.v) */
-  ndt_array w;          /* this block of the weights (has_w) */
-  int has_w;
-  ndt_store *parts;     /* one-tile byte store: a histogram per block */
-  int64_t poff;
-} hist_arg;
+typedef ndt_hist_arg hist_arg;   /* (select.h) */
 
 /* Operands: the edges (read, walked), the block of values, of the weights
  * (read; empty without), the block's histogram in parts (write). */

@@ -1216,8 +1216,17 @@ static ndt_status range_body(ndt_bound *b, void *argp) {
 /* ---- sort and argsort: "sort" (its own file) ---- */
 #include "runtime/cuda_sort.h"
 
+/* ---- partition and argpartition: "partition" (its own file) ---- */
+#include "runtime/cuda_partition.h"
+
+
 /* ---- bincount: "bincount count", "bincount combine" (its own file) ---- */
 #include "runtime/cuda_bincount.h"
+
+/* ---- searchsorted and histograms of uniform bins: "searchsorted",
+ * "histogram" (their own file, after bincount's: a histogram counts with
+ * its kernel) ---- */
+#include "runtime/cuda_search.h"
 
 enum { K_EW, K_LEAF, K_BLOCK, K_FUSED, K_RNG, K_SCAN, K_SCANFIX, K_BSLEAF, K_PWTOP, K_NONE };
 static int kind_of(const ndt_task_kind *k) {
@@ -1246,6 +1255,8 @@ static int cd_supports(ndt_processor *p, const ndt_task_kind *k, const ndt_opera
   if (fft_kind(k)) return fft_supports(arg);
   if (la_kind(k)) return la_supports(d, arg);
   if (sort_kind(k)) return sort_supports(op, nop, arg);
+  if (part_kind(k)) return part_supports(op, nop, arg);
+  if (search_kind(k)) return search_supports(search_kind(k), op, nop, arg);
   if (bin_kind(k)) return bin_supports(bin_kind(k), op, nop, arg);
   if (range_kind(k)) return range_supports(arg, nop);
   if (mvc_kind(k)) return mvc_supports(arg, nop);
@@ -1907,6 +1918,8 @@ static ndt_status cd_group(ndt_processor *p, const ndt_task_kind *k, ndt_bound *
   if (fft_kind(k)) return fft_run(p->context, b, n, nop, args);
   if (la_kind(k)) return la_run(p->context, b, n, nop, args);
   if (sort_kind(k)) return sort_run(p->context, b, n, nop, args);
+  if (part_kind(k)) return part_run(p->context, b, n, nop, args);
+  if (search_kind(k)) return search_run(p->context, search_kind(k), b, n, nop, args);
   if (bin_kind(k)) return bin_run(p->context, bin_kind(k), b, n, nop, args);
   if (range_kind(k)) return range_run(p->context, b, n, nop, args);
   if (mvc_kind(k)) return mvc_run(p->context, b, n, nop, args);
@@ -1948,6 +1961,9 @@ static const struct { const char *kind; ndt_body_fn body; } bodies[] = {
     {"prod fold", cb_fold_body},
     {"reduce carry", cb_carry_body},
     {"sort", sort_body},
+    {"partition", part_body},
+    {"searchsorted", search_body},
+    {"histogram", search_hist_body},
     {"bincount count", bin_count_body},
     {"bincount combine", bin_combine_body},
     {"arange", range_body},

@@ -14,9 +14,9 @@
  * to the CPU). A block the binding would gather element by element (a
  * reversed line across more tiles than the view copy takes: a copy call
  * per element) stays on the CPU.
- * "partition" (partition, argpartition, median) stays on the
- * CPU: which elements land off the kth positions is the CPU introselect's
- * choice, and a device sort there would give other bits. */
+ * "partition" (partition, argpartition, median) has a body of its own
+ * (cuda_partition.h: the CPU's introselect on the device; a device sort
+ * would give other bits off the kth positions). */
 #include "ops/sort.h"
 #include "kernels/cuda/sort_impl.h"
 

@@ -80,6 +80,20 @@
  *            lines of 1 to 2000, contiguous, interleaved and reversed,
  *            values (with the quiet NaN or each NaN's bits) and indices,
  *            against the CPU's sort kernels, bit for bit
+ *   partition partition and argpartition (partition_impl.h) of every
+ *            dtype over the sort's edge values, lines of 1 to 2309, kth
+ *            sets of one to five (first, last, middle, repeated searches
+ *            bounded by earlier splits), contiguous, interleaved and
+ *            reversed, values and indices, against the CPU's select
+ *            kernels (sort_body's calls) bit for bit; the merge sort it
+ *            falls back on against the CPU's sort kernels
+ *   search   searchsorted (search_impl.h) of every dtype, left and right,
+ *            over a sorted array of the edge values (NaNs last) and over
+ *            the same unsorted, strided and reversed, lengths 0 to 1000;
+ *            the uniform-bin index of every real value dtype over float32
+ *            and float64 edges, float32 and float64 arithmetic: against
+ *            the CPU's search and bins kernels (the values cast as the
+ *            CPU's cast loop casts them) bit for bit
  *   bincount a block's count (bincount_impl.h) for every index dtype,
  *            unweighted and with weights of five dtypes (NaNs, -0.0,
  *            infinities), with and without bounds, strided and reversed,
@@ -127,6 +141,8 @@
 #include "kernels/cuda/combine_impl.h"
 #include "kernels/cuda/sort_impl.h"
 #include "kernels/cuda/bincount_impl.h"
+#include "kernels/cuda/partition_impl.h"
+#include "kernels/cuda/search_impl.h"
 
 #include <dlfcn.h>
 #include <math.h>
@@ -137,6 +153,7 @@
 #include "internal.h"
 #include "kernels/cpu/cpu.h"
 #include "ops/exec.h"
+#include "ops/sort.h"
 #include "check.h"
 
 /* ---- where the kernels run ----
@@ -2148,6 +2165,229 @@ static void it_set(int t, char *p, int64_t v) {
 }
 
 static ndt_dk_ilaunch it_L;
+/* ---- searchsorted and bin indices (search_impl.h) against the CPU's ----
+ * Every dtype, both sides, sorted (the CPU's sort of the edge values) and
+ * unsorted arrays (the same binary search gives the same index anyway),
+ * contiguous, strided and reversed; bins of every real value dtype over
+ * edges of float32 and float64 with both precisions' arithmetic. */
+static void test_search(void) {
+  static const int64_t lens[] = {0, 1, 2, 7, 64, 1000};
+  enum { M = 700, MAXL = 1000 };
+  unsigned char *a = malloc((size_t)MAXL * 2 * 16), *v = malloc((size_t)M * 2 * 16);
+  unsigned char *kt = malloc((size_t)MAXL * 2 * 16), *cv = malloc((size_t)M * 8);
+  int64_t *it = malloc(MAXL * 2 * 8), *ref = malloc(M * 8), *got = malloc(M * 8);
+  int checked = 0;
+  for (int dt = 0; dt < NDT_NTYPES; dt++) {
+    const int sz = (int)ndt_dtype_size((ndt_dtype)dt);
+    for (size_t li = 0; li < sizeof lens / sizeof *lens; li++) {
+      const int64_t n = lens[li];
+      for (int sorted = 0; sorted < 2; sorted++) {
+        fold_data((ndt_dtype)dt, 0, a, 2 * n, (uint64_t)(dt * 13 + n));
+        if (sorted) ndt__kern->sort((ndt_dtype)dt, 0)(a, it, kt, it + 2 * n, 2 * n);
+        fold_data((ndt_dtype)dt, 0, v, 2 * M, (uint64_t)(dt * 17 + n + 1));
+        for (int layout = 0; layout < 3; layout++)
+          for (int right = 0; right < 2; right++) {
+            /* a: contiguous (n), every other (n of 2n), reversed; values likewise */
+            const char *ab = (const char *)a, *vb = (const char *)v;
+            int64_t as = sz, vs = sz;
+            if (layout == 1) as = 2 * sz, vs = 2 * sz;
+            else if (layout == 2 && n > 0) ab += (n - 1) * sz, as = -sz, vb += (M - 1) * sz, vs = -sz;
+            else if (layout == 2) vb += (M - 1) * sz, vs = -sz;
+            ndt_kread rd = {ab, as, n, NULL, NULL};
+            ndt__kern->search((ndt_dtype)dt)(&rd, vb, vs, M, right, ref);
+            memset(got, 0xA5, M * 8);
+            ndt_dk_launch L = {.nrun = 1};
+            L.run[0] = (ndt_dk_run){.rows = M, .cols = n > 0 ? n : 1,
+                                    .p = {(char *)vb, (char *)got, n > 0 ? (char *)ab : NULL},
+                                    .rs = {vs, 8, 0}, .cs = {0, 0, as}, .from = n};
+            EXPECT(ndt__dk_search(dt, dt, right, 0, &L, NULL) == 0, "search: the launch failed");
+            EXPECT(!memcmp(got, ref, M * 8), "searchsorted %s n %lld sorted %d layout %d right %d",
+                   ndt_dtype_name((ndt_dtype)dt), (long long)n, sorted, layout, right);
+            checked++;
+          }
+      }
+    }
+  }
+  /* bins: edges of float32/float64, values of every real dtype */
+  for (int et = NDT_FLOAT32; et <= NDT_FLOAT64; et++)
+    for (int vt = 0; vt <= NDT_FLOAT64; vt++)
+      for (int prec = 0; prec < 4; prec++) {
+        const int esz = (int)ndt_dtype_size((ndt_dtype)et), vsz = (int)ndt_dtype_size((ndt_dtype)vt);
+        const int64_t ne = 11;
+        double first = vt <= NDT_UINT64 && vt != NDT_BOOL ? -3 : -0.5, last = 7.25;
+        for (int64_t i = 0; i < ne; i++) {   /* edges as NumPy's linspace makes them */
+          double e = first + (last - first) * (double)i / (double)(ne - 1);
+          if (et == NDT_FLOAT32) {
+            float f = (float)e;
+            memcpy(a + i * 4, &f, 4);
+          } else {
+            memcpy(a + i * 8, &e, 8);
+          }
+        }
+        fold_data((ndt_dtype)vt, 0, v, M, (uint64_t)(vt * 7 + prec));
+        if (vt == NDT_FLOAT64 || vt == NDT_FLOAT32)   /* and values in the range, on edges */
+          for (int j = 0; j < M / 2; j++) {
+            double x = first + (last - first) * (double)(j % 97) / 96.0;
+            if (vt == NDT_FLOAT32) {
+              float f = (float)x;
+              memcpy(v + j * 4, &f, 4);
+            } else {
+              memcpy(v + j * 8, &x, 8);
+            }
+          }
+        ndt__kern->cast((ndt_dtype)vt, (ndt_dtype)et)((const char *)v, vsz, (char *)cv, esz, M);
+        ndt_kread rd = {(const char *)a, esz, ne, NULL, NULL};
+        ndt_bins_desc bd = {first, last, last - first, prec & 1, prec >> 1 & 1};
+        ndt__kern->bins((ndt_dtype)et)(&rd, &bd, cv, M, ref);
+        memset(got, 0xA5, M * 8);
+        ndt_dk_launch L = {.nrun = 1};
+        L.run[0] = (ndt_dk_run){.rows = M, .cols = ne, .p = {(char *)v, (char *)got, (char *)a},
+                                .rs = {vsz, 8, 0}, .cs = {0, 0, esz}, .from = ne};
+        memcpy(&L.run[0].rs[3], &bd.first, 8);
+        memcpy(&L.run[0].cs[3], &bd.last, 8);
+        memcpy(L.run[0].start, &bd.denom, 8);
+        L.run[0].start[8] = (unsigned char)(bd.single_d | bd.single_f << 1);
+        EXPECT(ndt__dk_search(et, vt, 0, 1, &L, NULL) == 0, "bins: the launch failed");
+        EXPECT(!memcmp(got, ref, M * 8), "bins %s values %s precision %d",
+               ndt_dtype_name((ndt_dtype)et), ndt_dtype_name((ndt_dtype)vt), prec);
+        checked++;
+      }
+  ndt_dk_launch L = {.nrun = 1};
+  L.run[0].from = 1;
+  EXPECT(ndt__dk_search(NDT_INT64, NDT_INT64, 0, 1, &L, NULL) == -1, "bins: integer edges are refused");
+  EXPECT(ndt__dk_search(NDT_FLOAT64, NDT_FLOAT64, 0, 1, &L, NULL) == -1, "bins: one edge is refused");
+  printf("search: %d cases\n", checked);
+  free(a), free(v), free(kt), free(cv), free(it), free(ref), free(got);
+}
+
+/* ---- partition (partition_impl.h) against the CPU's select kernels ----
+ * As test_sort: every dtype over its edge values, three lines in two runs
+ * of one launch, contiguous, interleaved and reversed, values and indices;
+ * kth sets as sort.c passes them (ascending, distinct); bit for bit
+ * against sort_body's partition (the select per kth, bounded by the
+ * splits before). Then the merge sort the device falls back on after too
+ * many rounds, against the CPU's sort (indices moved along). */
+static void test_partition(void) {
+  static const int64_t lens[] = {1, 2, 5, 16, 17, 33, 300, 2309};
+  enum { R = 3, MAXL = 2309 };
+  unsigned char *in = malloc((size_t)R * MAXL * 2 * 16), *out = malloc((size_t)R * MAXL * 2 * 16);
+  unsigned char *ref = malloc((size_t)R * MAXL * 16), *keys = malloc((size_t)MAXL * 16);
+  unsigned char *kt = malloc((size_t)MAXL * 16);
+  int64_t *ix = malloc(MAXL * 8), *it = malloc(MAXL * 8);
+  char *scr = malloc((size_t)R * (size_t)ndt_dp_scratch(MAXL, NDT_COMPLEX128));
+  int checked = 0;
+  EXPECT(NDT_DP_MAXSPLIT == NDT_SELECT_MAXSPLIT && NDT_DP_MAXKTH == NDT_SORT_MAXKTH,
+         "partition_impl.h's bounds are the CPU's");
+  for (int dt = 0; dt < NDT_NTYPES; dt++) {
+    const int sz = (int)ndt_dtype_size((ndt_dtype)dt);
+    for (size_t li = 0; li < sizeof lens / sizeof *lens; li++) {
+      const int64_t n = lens[li];
+      fold_data((ndt_dtype)dt, 0, in, R * n * 2, (uint64_t)(dt * 37 + n));
+      int64_t kset[4][5] = {{n / 2}, {0}, {n - 1}, {0, n / 4, n / 2, n / 2 + 1, n - 1}};
+      int nks[4] = {1, 1, 1, 5};
+      for (int ks = 0; ks < 4; ks++) {
+        int64_t kth[5];
+        int nk = 0;
+        for (int q = 0; q < nks[ks]; q++)   /* ascending, distinct */
+          if (nk == 0 || kset[ks][q] > kth[nk - 1]) kth[nk++] = kset[ks][q];
+        for (int layout = 0; layout < 3; layout++)
+          for (int wix = 0; wix < 2; wix++) {
+            const int osz = wix ? 8 : sz;
+            int64_t irs = n * sz, ics = sz, ors = n * osz, ocs = osz;
+            char *ib = (char *)in, *ob = (char *)out;
+            if (layout == 1) {
+              irs = sz, ics = 2 * R * sz, ors = osz, ocs = R * osz;
+            } else if (layout == 2) {
+              ib += (R * n - 1) * sz;
+              irs = -n * sz, ics = -sz;
+            }
+            ndt_select_fn sel = ndt__kern->select((ndt_dtype)dt, wix);
+            for (int i = 0; i < R; i++) {
+              for (int64_t j = 0; j < n; j++) {
+                memcpy(keys + j * sz, ib + i * irs + j * ics, (size_t)sz);
+                ix[j] = j;
+              }
+              int64_t lo = 0, splits[NDT_SELECT_MAXSPLIT];
+              int ns = 0;
+              for (int q = 0; q < nk; lo = kth[q++] + 1) {
+                int64_t hi = n;
+                for (int u = 0; u < ns; u++)
+                  if (splits[u] > kth[q] && splits[u] < hi) hi = splits[u];
+                sel(keys, wix ? ix : NULL, lo, hi, kth[q], splits, &ns);
+              }
+              for (int64_t j = 0; j < n; j++)
+                memcpy(ref + (i * n + j) * osz, wix ? (void *)&ix[j] : (void *)(keys + j * sz), (size_t)osz);
+            }
+            const int64_t rec = ndt_dp_scratch(n, dt);
+            memset(out, 0xA5, (size_t)R * n * 2 * 16);
+            memset(scr, 0x5A, (size_t)(R * rec));
+            ndt_dk_launch L = {.nrun = 2};
+            L.run[0] = (ndt_dk_run){.rows = 2, .cols = n, .p = {ib, ob, scr, (char *)kth},
+                                    .rs = {irs, ors, rec, nk}, .cs = {ics, ocs, 8, 8}};
+            L.run[1] = (ndt_dk_run){.rows = 1, .cols = n,
+                                    .p = {ib + 2 * irs, ob + 2 * ors, scr + 2 * rec, (char *)kth},
+                                    .rs = {irs, ors, rec, nk}, .cs = {ics, ocs, 8, 8}};
+            int rc = ndt__dk_partition(dt, wix, &L, NULL);
+            EXPECT(rc == 0, "partition %s n %lld: the launch failed", ndt_dtype_name((ndt_dtype)dt),
+                   (long long)n);
+            int bad = 0;
+            for (int i = 0; i < R && !bad; i++)
+              for (int64_t j = 0; j < n && !bad; j++)
+                if (memcmp(ob + i * ors + j * ocs, ref + (i * n + j) * osz, (size_t)osz)) {
+                  bad = 1;
+                  fprintf(stderr, "partition %s n %lld kth set %d layout %d indices %d: line %d position %lld differs\n",
+                          ndt_dtype_name((ndt_dtype)dt), (long long)n, ks, layout, wix, i, (long long)j);
+                }
+            EXPECT(!bad, "partition %s n %lld kth set %d layout %d indices %d",
+                   ndt_dtype_name((ndt_dtype)dt), (long long)n, ks, layout, wix);
+            checked++;
+          }
+      }
+    }
+    /* the fallback merge sort, on the longest line */
+    const int64_t n = MAXL;
+    fold_data((ndt_dtype)dt, 0, in, n, (uint64_t)(dt * 41 + 7));
+    memcpy(keys, in, (size_t)(n * sz));
+    memcpy(ref, in, (size_t)(n * sz));
+    int64_t *jx = (int64_t *)out, *jt = jx + n;
+    for (int64_t j = 0; j < n; j++) ix[j] = jx[j] = j;
+    ndt__kern->sort((ndt_dtype)dt, 1)(keys, ix, kt, it, n);
+    unsigned char *dkt = kt;   /* (the CPU's scratch, reused) */
+    switch (dt) {
+#define PSORT(SFX, T, LT) \
+  case NDT_DP_##SFX: ndt_dp_sort_##SFX((T *)ref, jx, (T *)dkt, jt, n); break;
+#define NDT_DP_b NDT_BOOL
+#define NDT_DP_i8 NDT_INT8
+#define NDT_DP_i16 NDT_INT16
+#define NDT_DP_i32 NDT_INT32
+#define NDT_DP_i64 NDT_INT64
+#define NDT_DP_u8 NDT_UINT8
+#define NDT_DP_u16 NDT_UINT16
+#define NDT_DP_u32 NDT_UINT32
+#define NDT_DP_u64 NDT_UINT64
+#define NDT_DP_f32 NDT_FLOAT32
+#define NDT_DP_f64 NDT_FLOAT64
+#define NDT_DP_c64 NDT_COMPLEX64
+#define NDT_DP_c128 NDT_COMPLEX128
+      NDT_ORDER_TYPES(PSORT)
+#undef PSORT
+      default: break;
+    }
+    EXPECT(!memcmp(keys, ref, (size_t)(n * sz)) && !memcmp(ix, jx, (size_t)n * 8),
+           "partition's merge sort %s", ndt_dtype_name((ndt_dtype)dt));
+    checked++;
+  }
+  ndt_dk_launch L = {.nrun = 1};
+  L.run[0] = (ndt_dk_run){.rows = 1, .cols = 100, .p = {(char *)in, (char *)out, scr},
+                          .rs = {0, 0, 100, 1}, .cs = {8, 8, 8}};
+  EXPECT(ndt__dk_partition(NDT_FLOAT64, 0, &L, NULL) == -1, "partition: a short scratch is refused");
+  L.run[0].rs[2] = ndt_dp_scratch(100, NDT_FLOAT64);
+  L.run[0].rs[3] = NDT_DP_MAXKTH + 1;
+  EXPECT(ndt__dk_partition(NDT_FLOAT64, 0, &L, NULL) == -1, "partition: too many kth are refused");
+  printf("partition: %d cases\n", checked);
+  free(in), free(out), free(ref), free(keys), free(kt), free(ix), free(it), free(scr);
+}
+
 /* ---- sort (sort_impl.h) against the CPU's sort kernels ----
  * Every dtype over its edge values (many ties; NaNs of several payloads
  * and signs, -0.0 and 0.0, infinities, integer extremes), lines of 1 to
@@ -2875,6 +3115,8 @@ int main(int argc, char **argv) {
   if ((all && run_mode == RUN_DIRECT) || !strcmp(mode, "index")) test_index();
   if ((all && run_mode == RUN_DIRECT) || !strcmp(mode, "nz")) test_nz();
   if ((all && run_mode == RUN_DIRECT) || !strcmp(mode, "sort")) test_sort();
+  if ((all && run_mode == RUN_DIRECT) || !strcmp(mode, "partition")) test_partition();
+  if ((all && run_mode == RUN_DIRECT) || !strcmp(mode, "search")) test_search();
   if ((all && run_mode == RUN_DIRECT) || !strcmp(mode, "bincount")) test_bincount();
   if ((all && run_mode == RUN_DIRECT) || !strcmp(mode, "range")) test_range();
   ndt_finalize();

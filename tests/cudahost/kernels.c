@@ -1,7 +1,7 @@
 /* kernels.c - the CUDA plugin's kernels in its host build
  * (libndtile_cudahost.so): src/kernels/cuda/ew_impl.h, reduce_impl.h,
  * fused_impl.h, rng_impl.h, index_impl.h, nz_impl.h, gemm_impl.h, fold_impl.h, scan_impl.h,
- * combine_impl.h, lines_impl.h, sort_impl.h and bincount_impl.h, which the .cu files compile
+ * combine_impl.h, lines_impl.h, sort_impl.h, bincount_impl.h, partition_impl.h and search_impl.h, which the .cu files compile
  * with nvcc, compiled as C
  * (NDT_DK_HOST: the grid emulated, every block and thread in turn;
  * NDT_SC_EMULATE: the device's flag inference and NaN fix-ups, over a
@@ -25,6 +25,8 @@
 #include "kernels/cuda/lines_impl.h"
 #include "kernels/cuda/sort_impl.h"
 #include "kernels/cuda/bincount_impl.h"
+#include "kernels/cuda/partition_impl.h"
+#include "kernels/cuda/search_impl.h"
 
 /* NDTILE_CUDAHOST_GRID=B,T: the emulated grid's width and block size (2
  * blocks of 3 threads by default: small, so that the grid-stride loops go

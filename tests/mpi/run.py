@@ -138,7 +138,7 @@ ONE_PROCESS = ['test_launcher.py', 'test_fuzz_corpus.py', 'test_trust_algos.py',
                'test_packaging.py', 'test_docstrings.py', 'test_memory_model.py',
                'test_foreign_arrays.py', 'test_fork.py',
                'test_gpu_budget_ranks.py', 'test_many_tiles.py', 'test_devices_plan.py',
-               'test_cuda_kinds.py']
+               'test_cuda_kinds.py', 'test_cuda_kinds2.py']
 
 
 # The modules whose results depend on how the data is split over ranks
