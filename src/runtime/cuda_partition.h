@@ -20,12 +20,19 @@ _Static_assert(NDT_DP_MAXKTH == NDT_SORT_MAXKTH, "partition_impl.h's kth bound i
 
 int ndt__dk_partition(int dt, int wix, ndt_dk_launch *L, void *stream);
 
+enum { PART_LONG_LINE = 1 << 16, PART_FEW_LINES = 256 };
+
 static int part_kind(const ndt_task_kind *k) { return !strcmp(k->name, "partition"); }
 
 static int part_supports(const ndt_operand *op, int nop, const void *arg) {
   const ndt_sort_arg *a = arg;
   const int nd = a->in.ndim;
   (void)op;   /* any view, as a sort's */
+  /* One thread runs a line: a task of a few long lines (a flat median)
+   * would be a few GPU threads walking megabytes serially, slower than
+   * the CPU's one core; those stay on the CPU (the same bits). */
+  const int64_t n = nd >= 1 ? a->in.shape[nd - 1] : 0;
+  if (a->nkth > 0 && n > PART_LONG_LINE && a->in.size / n < PART_FEW_LINES) return 0;
   return nop == 2 && a->nkth >= 0 && a->nkth <= NDT_DP_MAXKTH && nd >= 1 && nd <= NDT_MAXDIMS &&
          a->in.dtype >= 0 && a->in.dtype < NDT_NTYPES && a->in.shape[nd - 1] <= ((int64_t)1 << 31);
 }
