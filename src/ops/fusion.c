@@ -237,18 +237,24 @@ static const char *group_name(const fgroup *g) {
   static char *names[256];
   static int nnames;
   char buf[160];
-  int len = snprintf(buf, sizeof buf, "fused ");
-  for (int k = 0; k < g->nops && len < (int)sizeof buf; k++)
-    len += snprintf(buf + len, sizeof buf - len, "%s%s", len > 6 ? "+" : "", g->ops[k].name);
-  if (len >= (int)sizeof buf) return "fused elementwise";
+  size_t len = 6;   /* memcpy, not snprintf: this runs at every flush */
+  memcpy(buf, "fused ", len);
+  for (int k = 0; k < g->nops; k++) {
+    const size_t n = strlen(g->ops[k].name);
+    if (len + (k > 0) + n >= sizeof buf) return "fused elementwise";
+    if (k) buf[len++] = '+';
+    memcpy(buf + len, g->ops[k].name, n);
+    len += n;
+  }
+  buf[len] = '\0';
   for (int i = 0; i < nnames; i++)
     if (strcmp(names[i], buf) == 0) return names[i];
   if (nnames == (int)(sizeof names / sizeof names[0])) return "fused elementwise";
   /* plain malloc: kept until exit, and a failure only shortens the name (an
    * injected one would change the task's name, which ranks compare) */
-  char *n = malloc((size_t)len + 1);
+  char *n = malloc(len + 1);
   if (!n) return "fused elementwise";
-  memcpy(n, buf, (size_t)len + 1);
+  memcpy(n, buf, len + 1);
   return names[nnames++] = n;
 }
 
