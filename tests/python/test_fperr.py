@@ -2,6 +2,9 @@
 seterr/seterrcall, 'raise', 'call', 'print', 'log'; inline (small) and
 deferred/fused (large) work; float and integer dtypes.
 
+The float, cast, reduction and integer-division tests take the `simd_level`
+fixture: once per instruction set this machine's kernels have (conftest).
+
 The suite's conftest ignores NumPy's errors (np.errstate(all="ignore")) and
 pyproject ignores RuntimeWarnings: every test here sets the state it
 checks."""

@@ -5,7 +5,10 @@ the same FloatingPointError message, for work run inline (100 elements) and
 at default settings (600,000 elements: deferred, several 2 MiB tiles, fused).
 
 Each case is (name, function of the module); the function returns what it
-made, which is read back so that deferred work is reported."""
+made, which is read back so that deferred work is reported. The tests of
+flags that SIMD loops raise (log, exp, power, float-to-int casts) take the
+`simd_level` fixture: they run on every instruction set this machine's
+kernels have (conftest.SIMD_LEVELS)."""
 import warnings
 
 import numpy
