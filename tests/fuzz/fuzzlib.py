@@ -4826,8 +4826,8 @@ class Gen:
             return f"{a} = np.where({c}, {x}, {s})" if r.random() < 0.6 else \
                 f"{a} = np.where({c}, {s}, {x})"
         if k < 0.8:
-            return f"{a} = np.{r.choice(('full_like', 'full'))}" + \
-                (f"({x}, {s})" if r.random() < 0.5 else f"({v.shape}, {s}, dtype='{v.dtype}')")
+            return f"{a} = np.full_like({x}, {s})" if r.random() < 0.5 else \
+                f"{a} = np.full({v.shape}, {s}, dtype='{v.dtype}')"
         if k < 0.9 and v.flags.writeable:
             op = r.choice(('+=', '-=', '*=', '//=', '|='))
             if op == '|=' and kd in 'fc' or op == '//=' and kd == 'c':
