@@ -524,6 +524,14 @@ void ndt_host_settle(void);
  * waits and interrupts that need no timing luck. */
 ndt_status ndt_debug_hold(ndt_array *a);
 void ndt_debug_release(void);
+/* Test hook: caps the CPU kernels' instruction set at `level` (0 scalar,
+ * 1 SSE2, 2 AVX2+FMA, 3 AVX-512F; the machine's own where that is lower)
+ * and installs the kernel table of that level; call it with no work in
+ * flight (after ndt_sync: the binding's _simd_cap syncs). level < 0 only
+ * asks. Returns
+ * the level in force (ndt_build_info's simd_level), so that one machine
+ * runs the tests of floating-point flags on every instruction set it has. */
+int ndt_simd_cap(int level);
 
 /* ---- views (never copy; writes land in the base store) ---------------- */
 typedef enum { NDT_IDX_INT, NDT_IDX_SLICE, NDT_IDX_NEWAXIS, NDT_IDX_ELLIPSIS } ndt_index_kind;

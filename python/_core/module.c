@@ -461,6 +461,23 @@ static PyObject *f_set_memory_limit(PyObject *m, PyObject *arg) {
   Py_RETURN_NONE;
 }
 
+/* _simd_cap(level): the CPU kernels' instruction set capped at level (0
+ * scalar ... 3 AVX-512F), all recorded work waited for first; level < 0
+ * asks. Returns the level in force (tests of floating-point flags). */
+static PyObject *f_simd_cap(PyObject *m, PyObject *arg) {
+  (void)m;
+  long level = PyLong_AsLong(arg);
+  if (level == -1 && PyErr_Occurred()) return NULL;
+  if (level >= 0) {
+    ndt_status st;
+    CORE_BLOCKING(st = ndt_sync());
+    if (st) return raise_status(st);
+  }
+  int lv;
+  CORE_BLOCKING(lv = ndt_simd_cap(level < 0 ? -1 : level > 3 ? 3 : (int)level));
+  return fp_done(PyLong_FromLong(lv));
+}
+
 /* _pending_tasks(): tasks recorded and not finished (tests) */
 static PyObject *f_pending_tasks(PyObject *m, PyObject *noargs) {
   (void)m, (void)noargs;
@@ -724,6 +741,7 @@ static PyMethodDef module_methods[] = {
    "set_memory_limit(bytes): the budget of live arrays (0: the default)"},
   {"interrupt", f_interrupt, METH_NOARGS, "interrupt(): stop the waits as Ctrl-C does"},
   {"_pending_tasks", f_pending_tasks, METH_NOARGS, "tasks recorded and not finished (tests)"},
+  {"_simd_cap", f_simd_cap, METH_O, "test hook: cap the CPU kernels' SIMD level (-1: ask)"},
   {"_debug_hold", f_debug_hold, METH_O, "test hook: long work on a until _debug_release()"},
   {"_debug_release", f_debug_release, METH_NOARGS, "test hook: ends every _debug_hold"},
   {"_debug_interrupt_in_wait", f_debug_interrupt_in_wait, METH_NOARGS,

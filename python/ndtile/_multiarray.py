@@ -46,6 +46,11 @@ def _shape(shape):
     ValueError, and NumPy's TypeErrors for the rest."""
     if type(shape) is int and shape <= _MAXDIM:
         return (shape,)
+    if isinstance(shape, (tuple, list, _np.ndarray, range, Array)) and getattr(shape, "ndim", 1) and \
+            len(shape) > _core.MAXDIMS:
+        # the length before the elements, as NumPy (a long float array: ValueError)
+        raise ValueError(f"maximum supported dimension for an ndarray is currently "
+                         f"{_core.MAXDIMS}, found {len(shape)}")
     if isinstance(shape, (tuple, list)):
         return tuple(_dim(s) for s in shape)
     if isinstance(shape, Array):

@@ -27,6 +27,7 @@ int ndt_memory_stats_get(int i, ndt_memory_stats *out) {
  * it came from, MPI its version line (MPI_Get_library_version may be called
  * before MPI_Init). */
 extern _Atomic int ndt_cpu_level_now;   /* the SIMD level installed (kernels/cpu/table.c) */
+int ndt__cpu_set_simd_level(int level);   /* the cap (kernels/cpu/table.c) */
 
 static const char *first_line(char *s) {
   char *nl = strchr(s, '\n');
@@ -82,4 +83,10 @@ void ndt_build_info_get(ndt_build_info *out) {
 #else
   out->compiler = "";
 #endif
+}
+
+/* The SIMD cap of the tests (ndtile.h). */
+int ndt_simd_cap(int level) {
+  if (level < 0) return atomic_load_explicit(&ndt_cpu_level_now, memory_order_relaxed);
+  return ndt__cpu_set_simd_level(level);
 }

@@ -963,7 +963,8 @@ class Instead(Exception):
 # the step families a run can focus on (--writes, --api, --mixes, --idioms,
 # --selfref, --lib, --gaps): Gen's method of each, and its weight among the
 # steps where it is not the focus
-FAMILIES = {'writes': 8, 'api': 10, 'mix': 6, 'idiom': 5, 'selfref': 5, 'lib': 6, 'gaps': 5}
+FAMILIES = {'writes': 8, 'api': 10, 'mix': 6, 'idiom': 5, 'selfref': 5, 'lib': 6, 'gaps': 5,
+            'edges': 5}
 
 
 class Gen:
@@ -4690,6 +4691,456 @@ class Gen:
         c = f"({x}.real > 0)" if v.dtype.kind == 'c' else f"({x} > 0)"
         out = r.choice((x, f"{x}[::-1]"))
         return f"np.choose({c}.astype('int8'), ({x}, {x}[::-1]), out={out})  # check"
+
+    # -- edges (session 36): the brief's list of shapes checked against the
+    # families above; each step makes what they did not (or made only on
+    # small arrays): chains of three and more views written through at
+    # default sizes, Python scalars at the edges of an array's type (NEP
+    # 50), reductions with where=, initial=, keepdims= and out= together,
+    # 0-d and empty arrays through every kind of step, casts between every
+    # pair of dtypes of strided views larger than a tile, scans along every
+    # axis with out=, in-place sorts of views of large arrays, overlapping
+    # in-place work and integer edges at default sizes, concatenate/stack
+    # with out= and dtype=
+    def edges(self, ns):
+        return self.one_of(ns, ((self.edge_chain_set, 6), (self.edge_nep50, 6),
+                                (self.edge_reduce_kw, 6), (self.edge_empty0d, 5),
+                                (self.edge_cast_pairs, 5), (self.edge_scan_axes, 4),
+                                (self.edge_sort_views, 3), (self.edge_overlap_big, 5),
+                                (self.edge_int_big, 4), (self.edge_concat, 4)))
+
+    def edge_big(self, dt, nd=1):
+        """A shape: larger than one tile in bytes where the setting allows
+        (about one in two, at most two per program), else small; 1-d, 2-d
+        or 3-d."""
+        n = self.idiom_count(dt)
+        r = self.r
+        if nd == 1:
+            return (n,)
+        if nd == 2:
+            c = r.choice((2, 3, 7, 64, 333)) if n > 1000 else r.choice((2, 3, 5))
+            return (max(1, n // c), c) if r.random() < 0.5 else (c, max(1, n // c))
+        a, b = r.choice((2, 3, 5)), r.choice((3, 4, 17))
+        return (a, b, max(1, n // (a * b)))
+
+    def edge_chain(self, shape, depth):
+        """A chain of `depth` basic slicings of an array of `shape`
+        (`[3:][::2][::-1]`), each a valid index of the view before it."""
+        r = self.r
+        z = numpy.empty(shape, dtype='int8')
+        text = ''
+        for _ in range(depth):
+            if z.ndim >= 2 and r.random() < 0.2:
+                text += '.T'
+                z = z.T
+                continue
+            parts = [self.slice_text(d) for d in z.shape[:r.randint(1, max(1, z.ndim))]]
+            ix = '[' + ', '.join(parts) + ']'
+            try:
+                z = eval(f"z{ix}", {'z': z})
+            except Exception:           # noqa: BLE001
+                continue
+            text += ix
+        return text, z.shape
+
+    def edge_chain_set(self, ns):
+        """Writes through chains of 2-4 basic views (`t[1:][::2][::-1] = v`,
+        `t.T[::-1][1:, ::2] += 1`, `t.reshape(k, -1)[:, ::2][1:] = v`) of an
+        array larger than a tile: a scalar, fresh data, another chain of the
+        same array (an overlapping source), or an in-place operator; then
+        the base and a view taken before the write are read."""
+        r = self.r
+        dt = self.idiom_dt()
+        shape = self.edge_big(dt, r.choice((1, 1, 2)))
+        t, pre = self.new(), self.new()
+        lines = [self.mix_fresh(t, shape, dt), f"{pre} = {t}[::-1]"]
+        for _ in range(r.randint(1, 3)):
+            base, bshape = t, shape
+            if len(shape) == 1 and shape[0] % 4 == 0 and r.random() < 0.3:
+                k = r.choice((2, 4))
+                base, bshape = f"{t}.reshape({k}, -1)", (k, shape[0] // k)
+            chain, vshape = self.edge_chain(bshape, r.randint(2, 4))
+            if chain.endswith('.T'):
+                chain += '[...]'        # (`x.T = v` rebinds an attribute)
+            tgt = f"{base}{chain}"
+            k = r.random()
+            if k < 0.25:
+                lines.append(f"{tgt} = {r.choice((0, 1, 7, -3)) if dt[0] != 'u' else 5}")
+            elif k < 0.45:
+                lines.append(f"{tgt} = np.asarray(data({r.randrange(1 << 30)}, {tuple(vshape)}, "
+                             f"'{dt}', 0))")
+            elif k < 0.7:
+                # a source of the same shape from the same array: NumPy copies
+                # an overlapping source first
+                src, sshape = self.edge_chain(bshape, r.randint(1, 3))
+                if tuple(sshape) == tuple(vshape):
+                    lines.append(f"{tgt} = {base}{src}")
+                elif len(vshape) == 1 and vshape[0] <= bshape[0] and len(bshape) == 1:
+                    lines.append(f"{tgt} = {base}[::-1][:{vshape[0]}]")
+                else:
+                    lines.append(f"{tgt} = {base}{chain}[::-1]" if vshape else f"{tgt} = 2")
+            else:
+                op = r.choice(('+=', '-=', '*='))
+                rhs = r.choice(('1', '2', f"{base}{chain}[::-1]" if vshape else '1'))
+                lines.append(f"{tgt} {op} {rhs}")
+            if r.random() < 0.4:
+                lines.append(f"{self.new()} = {t}.sum()")
+        lines[-1] += '  # check'
+        lines.append(f"{self.new()} = {pre}[::3].copy()  # check")
+        return self.mix_queue(lines)
+
+    def edge_nep50(self, ns):
+        """Python scalars at the edges of an array's type (NEP 50: the
+        array's type wins, an int out of its range raises OverflowError,
+        comparisons with one are exact, a float into float32 rounds or
+        overflows), in operators, ufuncs, where, in-place and in the
+        reflected order."""
+        r = self.r
+        x, v, a = self.arg(ns, lambda w: w.dtype.kind != 'c' or r.random() < 0.2)
+        kd = v.dtype.kind
+        if kd in 'iu':
+            info = numpy.iinfo(v.dtype)
+            pool = (info.max, info.max + 1, info.min, info.min - 1, -1, 0, 2 ** 63, 2 ** 64,
+                    -2 ** 63, 1.5, -0.5, 1e300, True, 1j)
+        elif kd == 'f':
+            pool = (1e300, -1e300, 3.4e38, 1e-50, -0.0, 2 ** 64, 2 ** 200, 0.1, 1j, True, 7)
+        elif kd == 'b':
+            pool = (True, False, 1, 0, -1, 2 ** 63, 1.5, 255, 256)
+        else:
+            pool = (1e300, 1j, 2 ** 64, -0.0, 1.5)
+        s = repr(r.choice(pool))
+        k = r.random()
+        if k < 0.35:
+            op = r.choice(('+', '-', '*', '//', '%', '<', '<=', '==', '!=', '>', '&', '|',
+                           '**', '/'))
+            if op == '**' and s.startswith('-') and kd in 'iu':
+                op = '*'
+            return f"{a} = {x} {op} {s}" if r.random() < 0.6 else f"{a} = {s} {op} {x}"
+        if k < 0.55:
+            f = r.choice(('maximum', 'minimum', 'add', 'equal', 'less', 'greater_equal',
+                          'multiply', 'fmax', 'bitwise_and' if kd in 'biu' else 'subtract'))
+            return f"{a} = np.{f}({x}, {s})"
+        if k < 0.7:
+            c = self.pick(ns, lambda w: w.dtype.kind == 'b' and fits(w.shape, v.shape)) or \
+                f"{x} != 0" if kd != 'c' else f"{x}.real > 0"
+            return f"{a} = np.where({c}, {x}, {s})" if r.random() < 0.6 else \
+                f"{a} = np.where({c}, {s}, {x})"
+        if k < 0.8:
+            return f"{a} = np.full_like({x}, {s})" if r.random() < 0.5 else \
+                f"{a} = np.full({v.shape}, {s}, dtype='{v.dtype}')"
+        if k < 0.9 and v.flags.writeable:
+            op = r.choice(('+=', '-=', '*=', '//=', '|='))
+            if op == '|=' and kd in 'fc' or op == '//=' and kd == 'c':
+                op = '+='
+            return f"{x} {op} {s}  # check"
+        if v.flags.writeable and v.size:
+            return f"{x}[{r.choice(('...', '::2', '-1:', '0'))}] = {s}  # check" if v.ndim \
+                else f"{x}[()] = {s}  # check"
+        return f"{a} = np.clip({x}, {s}, None)" if kd != 'c' else f"{a} = {x} + {s}"
+
+    def edge_reduce_kw(self, ns):
+        """A reduction with where=, initial=, keepdims=, axis tuples, dtype=
+        and out= together (max/min need initial= where a row may be all
+        masked: else ValueError), as a method, a function and
+        ufunc.reduce, of an array larger than a tile or an existing one."""
+        r = self.r
+        if r.random() < 0.5:
+            dt = self.idiom_dt() if r.random() < 0.8 else r.choice(('bool', 'complex128', 'int8'))
+            shape = self.edge_big(dt, r.choice((1, 2, 2, 3)))
+            x = self.new()
+            first = self.mix_fresh(x, shape, dt)
+            v = numpy.zeros(shape, dt)
+        else:
+            x, v, _ = self.arg(ns, lambda w: w.size <= 2_000_000)
+            first = None
+        f = r.choice(('sum', 'prod', 'max', 'min', 'any', 'all', 'mean', 'add.reduce',
+                      'maximum.reduce', 'minimum.reduce', 'multiply.reduce'))
+        if v.dtype.kind == 'c' and f in ('max', 'min', 'maximum.reduce', 'minimum.reduce'):
+            f = 'sum'
+        kw = []
+        ax = self.axis(v.ndim)
+        if '.' in f and ax is None and r.random() < 0.5:
+            ax = 0 if v.ndim else None
+        kw.append(f"axis={ax}")
+        kd = r.random() < 0.4
+        if kd:
+            kw.append("keepdims=True")
+        if r.random() < 0.7:
+            w = f"np.asarray(data({r.randrange(1 << 30)}, {self.bshape(v.shape)}, 'bool'))"
+            kw.append(f"where={w}")
+        if f not in ('any', 'all', 'mean') and (r.random() < 0.6 or 'where' in kw[-1]):
+            ini = {'b': ('True', 'False', '0'), 'u': ('0', '1', '5', '200'),
+                   'i': ('0', '1', '-3', '5'), 'f': ('0.0', '2.5', '-1.5', 'np.inf', '-np.inf'),
+                   'c': ('0', '1j')}[v.dtype.kind]
+            kw.append(f"initial={r.choice(ini)}")
+        outs = ''
+        if r.random() < 0.3 and f not in ('any', 'all'):
+            try:
+                with warnings.catch_warnings(), numpy.errstate(all='ignore'):
+                    warnings.simplefilter('ignore')
+                    call = f"numpy.{f}(v, axis={ax}, keepdims={kd})" if '.' in f else \
+                        f"numpy.{f}(v, axis={ax}, keepdims={kd})"
+                    res = eval(call, {'numpy': numpy, 'v': v})
+                o = self.new()
+                odt = numpy.result_type(res).name
+                outs = f"{o} = np.zeros({numpy.shape(res)}, dtype='{odt}'); "
+                kw.append(f"out={o}")
+            except Exception:           # noqa: BLE001
+                outs = ''
+        a = self.new()
+        if '.' in f:
+            line = f"{a} = np.{f}({', '.join([x] + kw)})"
+        elif r.random() < 0.5:
+            line = f"{a} = {x}.{f}({', '.join(kw)})"
+        else:
+            line = f"{a} = np.{f}({', '.join([x] + kw)})"
+        line = outs + line + ('  # check' if outs else '')
+        if first is None:
+            return line
+        return self.mix_queue([first, line])
+
+    def edge_empty0d(self, ns):
+        """0-d and empty arrays through reductions (axis, keepdims,
+        initial=, where=), scans, sorts, joins, products, fancy and mask
+        writes, ufunc.at, put, reshapes and in-place operators."""
+        r = self.r
+        dt = self.dtype(NUMERIC) if r.random() < 0.9 else 'bool'
+        shape = r.choice(((), (0,), (0, 3), (3, 0), (2, 0, 4), (1,), (0, 0), (1, 0)))
+        x = self.new()
+        first = f"{x} = np.asarray(data({r.randrange(1 << 30)}, {shape}, '{dt}', 0))"
+        if r.random() < 0.2:
+            first += ' + 0'
+        nd = len(shape)
+        ax = r.randrange(-nd, nd) if nd else None
+        a = self.new()
+        forms = [f"{a} = {x}.sum(axis={ax}, keepdims=True)",
+                 f"{a} = {x}.max(axis={ax})" if dt[0] != 'c' else f"{a} = {x}.prod(axis={ax})",
+                 f"{a} = np.max({x}, axis={ax}, initial=3)" if dt[0] != 'c' else f"{a} = {x}.sum()",
+                 f"{a} = {x}.min(where=np.zeros({shape}, bool), initial=1)" if dt[0] != 'c'
+                 else f"{a} = {x}.sum(where=False)",
+                 f"{a} = np.argmax({x}, axis={ax})",
+                 f"{a} = np.cumsum({x}, axis={ax})", f"{a} = np.cumprod({x})",
+                 f"{a} = np.sort({x}, axis={ax})" if nd else f"{a} = np.sort({x}, axis=None)",
+                 f"{a} = np.argsort({x}, axis={ax if nd else -1})",
+                 f"{a} = np.concatenate([{x}, {x}], axis={ax})" if nd else f"{a} = np.stack([{x}, {x}])",
+                 f"{a} = np.stack([{x}, {x}[...]], axis={r.randint(-nd - 1, nd)})",
+                 f"{a} = {x}.reshape({tuple(reversed(shape))})", f"{a} = {x}.T.copy()",
+                 f"{a} = {x} @ {x}.T" if nd >= 1 else f"{a} = {x} * {x}",
+                 f"{x}[...] = 7  # check", f"{x}[{x} > 0] = 1  # check",
+                 f"{x}[[]] = 1  # check" if nd else f"{x}[()] = 4  # check",
+                 f"{x} += 1  # check" if dt != 'bool' else f"{x} |= True  # check",
+                 f"np.add.at({x}, {'()' if not nd else '[]'}, 1)  # check",
+                 f"np.put({x}, [], [])  # check", f"{a} = {x}.mean(axis={ax})",
+                 f"{a} = np.nonzero({x})[0]" if nd else f"{a} = np.count_nonzero({x})",
+                 f"{a} = {x}[None, ...] + {x}",
+                 f"{a} = np.where({x} > 1, {x}, 0)" if dt[0] != 'c' else f"{a} = np.abs({x})",
+                 f"{a} = {x}.astype('{self.dtype()}')",
+                 f"{a} = {x}.all(axis={ax}, keepdims=True)",
+                 f"{a} = np.unique({x})", f"{a} = np.diff({x}, axis={ax})" if nd else
+                 f"{a} = {x}.item()"]
+        return self.mix_queue([first, r.choice(forms)])
+
+    def edge_cast_pairs(self, ns):
+        """Casts between any pair of dtypes of strided views (transposed,
+        reversed, stepped) of arrays larger than a tile: astype, asarray
+        and array with dtype=, copyto and slice assignment with casting=
+        'unsafe' (integers wrap, float64 overflows float32, complex drops
+        its imaginary part), where C defines the cast (safe_cast_ok)."""
+        r = self.r
+        src, dst = self.dtype(), self.dtype()
+        kind = r.choice((0, 1, 2))
+        shape = self.edge_big(src, r.choice((1, 2)))
+        seed = r.randrange(1 << 30)
+        sample = data(seed, shape, src, kind)
+        if not self.safe_cast_ok(sample, dst):
+            kind = 0
+            sample = data(seed, shape, src, kind)
+            if not self.safe_cast_ok(sample, dst):
+                dst = 'float64' if src != 'complex128' else 'complex128'
+        x, o = self.new(), self.new()
+        vw = r.choice((f"{x}[::-1]", f"{x}[1:]", f"{x}[::3]", f"{x}.T", f"{x}") if len(shape) == 1
+                      else (f"{x}.T", f"{x}[::-1, ::2]", f"{x}[1:, ::-1]", f"{x}.T[::2]"))
+        vshape = eval(vw.replace(x, 'z'), {'z': numpy.empty(shape, 'int8')}).shape
+        lines = [f"{x} = np.asarray(data({seed}, {shape}, '{src}', {kind}))"]
+        k = r.random()
+        if k < 0.35:
+            c = r.choice(("", ", casting='unsafe'", ", copy=False", ", order='C'",
+                          ", casting='same_kind'", ", casting='safe'"))
+            lines.append(f"{o} = {vw}.astype('{dst}'{c})")
+        elif k < 0.5:
+            lines.append(f"{o} = np.{r.choice(('asarray', 'array'))}({vw}, dtype='{dst}')")
+        elif k < 0.75:
+            lines.append(f"{o} = np.zeros({vshape}, dtype='{dst}'); np.copyto({o}, {vw}, "
+                         f"casting='{r.choice(('unsafe', 'unsafe', 'same_kind'))}')  # check")
+        else:
+            lines.append(f"{o} = np.ones({vshape}, dtype='{dst}'); {o}[...] = {vw}  # check")
+        if r.random() < 0.5:
+            lines.append(f"{self.new()} = {o}.astype('{src}'){'.sum()' if src != 'bool' else ''}")
+        return self.mix_queue(lines)
+
+    def edge_scan_axes(self, ns):
+        """cumsum/cumprod along every axis of 2-d and 3-d arrays larger than
+        a tile and of their transposed or reversed views, with dtype= and
+        out= (a fresh array, or the input itself)."""
+        r = self.r
+        dt = self.idiom_dt() if r.random() < 0.85 else r.choice(('bool', 'int8', 'uint8'))
+        shape = self.edge_big(dt, r.choice((2, 3)))
+        x = self.new()
+        lines = [self.mix_fresh(x, shape, dt)]
+        f = r.choice(('cumsum', 'cumsum', 'cumprod', 'nancumsum'))
+        vw = r.choice((x, f"{x}.T", f"{x}[::-1]", f"np.swapaxes({x}, 0, -1)[1:]"))
+        vv = eval(vw.replace(x, 'z'), {'z': numpy.empty(shape, 'int8'), 'np': numpy})
+        for _ in range(r.randint(1, 3)):
+            ax = r.randrange(-vv.ndim, vv.ndim)
+            kw = f", axis={ax}"
+            rdt = numpy.cumsum(numpy.zeros(1, dt)).dtype.name
+            if r.random() < 0.3:
+                rdt = r.choice(('int64', 'float64', 'int32', 'float32'))
+                kw += f", dtype='{rdt}'"
+            a = self.new()
+            k = r.random()
+            if k < 0.25 and f != 'nancumsum':
+                lines.append(f"np.{f}({x}, axis={ax % len(shape)}, out={x})  # check")
+            elif k < 0.5:
+                lines.append(f"{a} = np.zeros({vv.shape}, dtype='{rdt}'); "
+                             f"np.{f}({vw}{kw}, out={a})  # check")
+            else:
+                lines.append(f"{a} = np.{f}({vw}{kw})")
+        lines[-1] += '' if lines[-1].endswith('# check') else '  # check'
+        return self.mix_queue(lines)
+
+    def edge_sort_views(self, ns):
+        """In-place sorts of views of arrays larger than a tile (`t[::2].sort()`,
+        `t.T.sort(axis=0)`, `t[:, ::-1].sort(axis=1)`), the base read after;
+        argsort (stable) and partition of the same views compared at kth."""
+        r = self.r
+        dt = self.idiom_dt()
+        shape = self.edge_big(dt, r.choice((1, 2)))
+        t = self.new()
+        lines = [self.mix_fresh(t, shape, dt)]
+        if len(shape) == 1:
+            vw = r.choice((f"{t}[::2]", f"{t}[::-1]", f"{t}[1:-1]", f"{t}[3::5]"))
+            ax = -1
+        else:
+            vw = r.choice((f"{t}.T", f"{t}[:, ::-1]", f"{t}[::2]", f"{t}[1:, 1:]"))
+            ax = r.choice((0, 1, -1))
+        vv = eval(vw.replace(t, 'z'), {'z': numpy.empty(shape, 'int8')})
+        k = r.random()
+        if k < 0.5:
+            lines.append(f"{vw}.sort(axis={ax})  # check")
+        elif k < 0.75:
+            lines.append(f"{self.new()} = np.argsort({vw}, axis={ax}, kind='stable')")
+        elif vv.shape[ax]:
+            kth = r.randrange(vv.shape[ax])
+            lines.append(f"{self.new()} = np.take(np.partition({vw}, {kth}, axis={ax}), {kth}, "
+                         f"axis={ax})")
+        lines.append(f"{self.new()} = {t}.sum(axis=0)  # check")
+        return self.mix_queue(lines)
+
+    def edge_overlap_big(self, ns):
+        """The overlapping in-place forms of Gen.overlap on arrays larger
+        than a tile, with shifts near a tile's length: `a[k:] += a[:-k]`,
+        `a[::-1] = a`, `np.add(a[1:], a[:-1], out=a[1:])`, `a -= a[::-1]`,
+        `a.T[...] = a` (square)."""
+        r = self.r
+        dt = self.idiom_dt()
+        sq = r.random() < 0.2
+        shape = self.idiom_shape(dt, square=True) if sq else self.edge_big(dt, 1)
+        t = self.new()
+        lines = [self.mix_fresh(t, shape, dt)]
+        n = shape[0]
+        T = self.tile_elems(dt)
+        kk = r.choice((1, 2, 7, T - 1, T, T + 1, n // 2))
+        kk = max(1, min(kk, n - 1)) if n > 1 else 0
+        uf = r.choice(('add', 'subtract', 'maximum', 'multiply'))
+        if sq:
+            forms = [f"{t}[...] = {t}.T", f"{t} += {t}.T", f"{t}[::-1] = {t}.T",
+                     f"np.{uf}({t}, {t}.T[::-1], out={t})", f"{t}[1:] -= {t}.T[:-1]"]
+        else:
+            forms = [f"{t}[{kk}:] += {t}[:{n - kk}]", f"{t}[:{n - kk}] += {t}[{kk}:]",
+                     f"{t}[::-1] = {t}", f"{t}[{kk}:] = {t}[:{n - kk}]",
+                     f"{t}[:{n - kk}] = {t}[{kk}:]", f"{t} -= {t}[::-1]",
+                     f"np.{uf}({t}[1:], {t}[:-1], out={t}[1:])",
+                     f"np.{uf}({t}[:-1], {t}[1:], out={t}[:-1])",
+                     f"np.{uf}({t}[::-1], {t}, out={t})",
+                     f"{t}[::2][1:] = {t}[1::2][:{(n + 1) // 2 - 1}]",
+                     f"{t}[::-2] *= {t}[::2][::-1]" if n % 2 else f"{t}[::-2] *= {t}[1::2]"]
+        for _ in range(r.randint(1, 3)):
+            lines.append(r.choice(forms) + '  # check')
+        lines.append(f"{self.new()} = {t}.sum()  # check")
+        return self.mix_queue(lines)
+
+    def edge_int_big(self, ns):
+        """Integer floor division, remainder, divmod (with out=) and shifts
+        of arrays larger than a tile holding the type's extremes, by arrays
+        holding 0, -1 and the extremes (MIN // -1, x % 0, shifts by the
+        width and more)."""
+        r = self.r
+        dt = r.choice(INTS)
+        shape = self.edge_big(dt, r.choice((1, 2)))
+        x, y = self.new(), self.new()
+        lines = [f"{x} = np.asarray(data({r.randrange(1 << 30)}, {shape}, '{dt}', 2))",
+                 f"{y} = np.asarray(data({r.randrange(1 << 30)}, {shape}, '{dt}', 0))"]
+        if r.random() < 0.5:
+            lines.append(f"{y}[::{r.choice((3, 7, 1000))}] = {r.choice((0, 1))}"
+                         f"{'' if dt[0] == 'u' else ' - 1'}")
+        a, b = self.new(), self.new()
+        k = r.random()
+        if k < 0.25:
+            lines.append(f"{a} = {x} {r.choice(('//', '%'))} {y}")
+        elif k < 0.4:
+            lines.append(f"{a} = np.zeros({shape}, '{dt}'); {b} = np.zeros({shape}, '{dt}'); "
+                         f"np.divmod({x}, {y}, out=({a}, {b}))  # check")
+        elif k < 0.55:
+            lines.append(f"{a} = np.fmod({x}[::-1], {y})")
+        elif k < 0.7:
+            c = r.choice((0, 1, 7, 8, 15, 16, 31, 32, 63, 64, 65))
+            c = f"np.uint8({c})" if r.random() < 0.3 else str(c)
+            lines.append(f"{a} = {x} {r.choice(('<<', '>>'))} {c}")
+        elif k < 0.85:
+            lines.append(f"{a} = {x} {r.choice(('<<', '>>'))} ({y} % {r.choice((8, 66, 130))})"
+                         if dt[0] == 'u' else
+                         f"{a} = {x} {r.choice(('<<', '>>'))} np.abs({y} % 70)")
+        else:
+            lines.append(f"{x} //= {y}[::-1]  # check" if r.random() < 0.5 else
+                         f"{x} %= {y}  # check")
+        lines[-1] += '' if lines[-1].endswith('# check') else '  # check'
+        return self.mix_queue(lines)
+
+    def edge_concat(self, ns):
+        """concatenate and stack of views (reversed, stepped, transposed) of
+        arrays larger than a tile, with out= (a fresh array, of another
+        dtype too), dtype= and casting=, axis=None."""
+        r = self.r
+        dt = self.idiom_dt()
+        shape = self.edge_big(dt, r.choice((1, 2)))
+        x = self.new()
+        lines = [self.mix_fresh(x, shape, dt)]
+        parts = r.sample((f"{x}", f"{x}[::-1]", f"{x}[::-1][::-1]", f"{x}[:]"),
+                         r.randint(2, 3))
+        z = numpy.empty(shape, dt)
+        k = r.random()
+        a = self.new()
+        odt = dt if r.random() < 0.6 else r.choice(('float64', 'int64', 'float32', 'int16'))
+        if k < 0.35:
+            ax = r.choice((0, -1, None))
+            res = numpy.concatenate([z] * len(parts), axis=ax)
+            lines.append(f"{a} = np.zeros({res.shape}, '{odt}'); np.concatenate([{', '.join(parts)}], "
+                         f"axis={ax}, out={a}{r.choice(('', chr(44) + ' casting=' + chr(39) + 'unsafe' + chr(39)))})  # check")
+        elif k < 0.55:
+            ax = r.randint(-len(shape) - 1, len(shape))
+            res = numpy.stack([z] * len(parts), axis=ax)
+            lines.append(f"{a} = np.zeros({res.shape}, '{odt}'); np.stack([{', '.join(parts)}], "
+                         f"axis={ax}, out={a}{r.choice(('', chr(44) + ' casting=' + chr(39) + 'unsafe' + chr(39)))})  # check")
+        elif k < 0.8:
+            lines.append(f"{a} = np.concatenate([{', '.join(parts)}], axis={r.choice((0, None))}, "
+                         f"dtype='{odt}', casting='{r.choice(('same_kind', 'unsafe', 'safe'))}')")
+        else:
+            lines.append(f"{a} = np.{r.choice(('vstack', 'hstack', 'column_stack'))}"
+                         f"([{', '.join(parts)}])")
+        lines.append(f"{self.new()} = {a}.sum()" if r.random() < 0.5 else
+                     f"{self.new()} = {a}[::-1].copy()  # check")
+        return self.mix_queue(lines)
 
 
 # ---------------------------------------------------------------- programs

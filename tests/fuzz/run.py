@@ -31,7 +31,8 @@ mpirun = mpirun_command
 
 # each family's flag and Gen's name for it (fuzzlib.FAMILIES)
 FOCUS = {'writes': 'writes', 'api': 'api', 'mixes': 'mix', 'idioms': 'idiom',
-         'selfref': 'selfref', 'lib': 'lib', 'gaps': 'gaps'}
+         'selfref': 'selfref', 'lib': 'lib', 'gaps': 'gaps',
+         'edges': 'edges'}
 
 
 def focus(args):
@@ -399,6 +400,13 @@ def main():
                          'partition at several kth, set functions of unique inputs, einsum '
                          'optimize=, window functions, polydiv, take/choose out= their input) '
                          'take a third of the steps')
+    ap.add_argument('--edges', action='store_true',
+                    help='the shapes of session 36 (Gen.edges: chains of views written '
+                         'through, NEP 50 scalars at a type\'s edges, reductions with where=/'
+                         'initial=/keepdims=/out= together, 0-d and empty arrays, casts of '
+                         'every dtype pair, scans with out=, in-place sorts of views, '
+                         'overlapping in-place work and integer edges at default sizes, '
+                         'concatenate/stack out=) take a third of the steps')
     args = ap.parse_args()
     if sum(getattr(args, flag) for flag in FOCUS) > 1:
         ap.error('one of --' + ', --'.join(FOCUS) + ' at a time')

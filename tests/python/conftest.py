@@ -106,3 +106,23 @@ def _default_settings_marker(request):
     if request.node.get_closest_marker("default_settings") is not None:
         request.getfixturevalue("default_settings")
     yield
+
+
+# The instruction sets this machine's CPU kernels have, each a distinct copy
+# of the loops (3 AVX-512F, 2 AVX2+FMA, below 2 the baseline: SSE2 or
+# scalar): a test of floating-point flags that takes `simd_level` runs on
+# each, so that an AVX-512 machine also runs the AVX2 and baseline loops
+# (log(0)'s missing flag on AVX2 only, session 35).
+MACHINE_SIMD = _core._simd_cap(-1)
+SIMD_LEVELS = sorted({min(MACHINE_SIMD, lv) for lv in (3, 2, 1)}, reverse=True)
+
+
+@pytest.fixture(params=SIMD_LEVELS, ids=lambda lv: f"simd{lv}")
+def simd_level(request):
+    """The CPU kernels capped at one of SIMD_LEVELS for one test (all work
+    waited for before and after); the machine's level restored after."""
+    assert _core._simd_cap(request.param) == request.param
+    try:
+        yield request.param
+    finally:
+        _core._simd_cap(MACHINE_SIMD)

@@ -811,3 +811,24 @@ def test_longlong_is_the_equal_long_dtype(code):
         assert want.dtype.char == {'i': 'q', 'u': 'Q'}[want.dtype.kind]
         assert got.dtype.char == {'i': 'l', 'u': 'L'}[want.dtype.kind]
         np.testing.assert_array_equal(np.asarray(got), want)
+
+
+@pytest.mark.parametrize('f', ['zeros', 'ones', 'empty', 'full'])
+def test_shape_length_checked_before_its_elements(f):
+    # NumPy's shape converter checks a sequence's length before its elements:
+    # a long float or complex array as a shape is ValueError, not TypeError
+    # (fuzz seed 689520807, sim2: np.full(a5, -1) of an array of 7,811 floats)
+    args = (-1,) if f == 'full' else ()
+    cases = [np.linspace(0, 1, 100), np.ones(70, complex), np.arange(100, dtype='int64'),
+             [0.5] * 70, tuple(range(80)), np.arange(3, dtype=float), np.zeros((2, 40), int),
+             np.arange(2, 5), [2, 3.0]]
+    for shape in cases:
+        for conv in (lambda s: s, lambda s: nt.asarray(s) if isinstance(s, np.ndarray) else s):
+            with pytest.raises(Exception) as want:
+                raise_or_shape = getattr(np, f)(shape, *args)
+                raise AssertionError(raise_or_shape.shape)      # (valid shape: no error)
+            if want.type is AssertionError:
+                assert getattr(nt, f)(conv(shape), *args).shape == getattr(np, f)(shape, *args).shape
+                continue
+            with pytest.raises(want.type):
+                getattr(nt, f)(conv(shape), *args)

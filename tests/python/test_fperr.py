@@ -2,6 +2,9 @@
 seterr/seterrcall, 'raise', 'call', 'print', 'log'; inline (small) and
 deferred/fused (large) work; float and integer dtypes.
 
+The float, cast, reduction and integer-division tests take the `simd_level`
+fixture: once per instruction set this machine's kernels have (conftest).
+
 The suite's conftest ignores NumPy's errors (np.errstate(all="ignore")) and
 pyproject ignores RuntimeWarnings: every test here sets the state it
 checks."""
@@ -57,7 +60,7 @@ def idata(mod, n, dt='int64'):
 @pytest.mark.parametrize('dt', ['float64', 'float32'])
 @pytest.mark.parametrize('op', ['divide', 'multiply', 'add', 'subtract', 'power', 'floor_divide',
                                 'remainder', 'fmod', 'arctan2', 'hypot', 'logaddexp'])
-def test_binary_float(op, dt, n):
+def test_binary_float(op, dt, n, simd_level):
     same(lambda m: getattr(m, op)(fdata(m, n, dt), fdata(m, n, dt)[::-1]), ordered=False)
 
 
@@ -67,14 +70,14 @@ def test_binary_float(op, dt, n):
                                 'sin', 'cos', 'tan', 'arcsin', 'arccos', 'arctan', 'sinh',
                                 'cosh', 'tanh', 'arcsinh', 'arccosh', 'arctanh', 'reciprocal',
                                 'square', 'cbrt', 'floor', 'rint', 'absolute', 'sign'])
-def test_unary_float(op, dt, n):
+def test_unary_float(op, dt, n, simd_level):
     same(lambda m: getattr(m, op)(fdata(m, n, dt)), ordered=False)
 
 
 @pytest.mark.parametrize('n', [SMALL, LARGE])
 @pytest.mark.parametrize('op', ['less', 'equal', 'maximum', 'minimum', 'fmax', 'isnan',
                                 'isfinite', 'heaviside', 'copysign'])
-def test_never_reported(op, n):
+def test_never_reported(op, n, simd_level):
     """Comparisons and selections of NaN report nothing (NumPy's quiet
     compares), although the hardware may raise 'invalid' for them."""
     nin = getattr(numpy, op).nin
@@ -85,7 +88,7 @@ def test_never_reported(op, n):
 @pytest.mark.parametrize('n', [SMALL, LARGE])
 @pytest.mark.parametrize('dt', ['int64', 'int32', 'int8', 'uint8', 'uint64'])
 @pytest.mark.parametrize('op', ['floor_divide', 'remainder', 'fmod'])
-def test_integer_division_by_zero(op, dt, n):
+def test_integer_division_by_zero(op, dt, n, simd_level):
     exp = same(lambda m: getattr(m, op)(idata(m, n, dt), idata(m, n, dt)))
     assert exp == [('RuntimeWarning', f'divide by zero encountered in {op}')]
 
@@ -105,7 +108,7 @@ def test_integer_overflow_silent_and_true_divide(n):
 
 
 @pytest.mark.parametrize('n', [SMALL, LARGE])
-def test_casts(n):
+def test_casts(n, simd_level):
     same(lambda m: fdata(m, n).astype(m.int32))
     same(lambda m: fdata(m, n).astype(m.float32))
     same(lambda m: fdata(m, n).astype(m.float64))
@@ -118,14 +121,14 @@ def test_casts(n):
 
 
 @pytest.mark.parametrize('n', [SMALL, LARGE])
-def test_reductions(n):
+def test_reductions(n, simd_level):
     same(lambda m: m.sum(m.full(n, 1e308)))
     same(lambda m: m.prod(m.full(n, 1e300)))
     same(lambda m: m.max(fdata(m, n)), state=dict(all='warn'))
 
 
 @pytest.mark.parametrize('n', [SMALL, LARGE])
-def test_once_per_op_and_fused_chain(n):
+def test_once_per_op_and_fused_chain(n, simd_level):
     """One warning per operation (not per tile), each fused op by name."""
     def chain(m):
         x = m.arange(n, dtype=m.float64)
@@ -135,7 +138,7 @@ def test_once_per_op_and_fused_chain(n):
 
 
 @pytest.mark.parametrize('n', [SMALL, LARGE])
-def test_underflow_when_asked(n):
+def test_underflow_when_asked(n, simd_level):
     fn = lambda m: m.full(n, 1e-300) * 1e-300  # noqa: E731
     assert same(fn) == []
     assert same(fn, state=dict(under='warn')) == [
