@@ -37,59 +37,26 @@ static int part_supports(const ndt_operand *op, int nop, const void *arg) {
          a->in.dtype >= 0 && a->in.dtype < NDT_NTYPES && a->in.shape[nd - 1] <= ((int64_t)1 << 31);
 }
 
-/* One partition task on d (called with d->run held). */
+/* One partition task on d (called with d->run held): the runs of a sort
+ * (cuda_sort.h's line_walk), with the kth values at the scratch's head. */
 static ndt_status part_one(cuda_dev *d, ndt_bound *b, const ndt_sort_arg *a, ndt_dk_launch *L) {
   if (a->nkth == 0) return sort_one(d, b, a, L);   /* many kth: a sorted line */
   const int nd = a->in.ndim;
   const int64_t n = a->in.shape[nd - 1];
   if (a->in.size == 0 || n == 0) return NDT_OK;
-  int64_t shape[NDT_MAXDIMS], st[2][NDT_MAXDIMS];
-  for (int k = 0; k < nd - 1; k++) {
-    shape[k] = a->in.shape[k];
-    st[0][k] = b[0].st[k];
-    st[1][k] = b[1].st[k];
-  }
-  int od = ndt__coalesce(nd - 1, shape, 2, st);
-  const int64_t rows = od ? shape[od - 1] : 1, lines = a->in.size / n;
-  const int64_t rec = ndt_dp_scratch(n, a->in.dtype), nruns = lines / rows;
-  const int64_t per = nruns < NDT_DK_MAXRUNS ? nruns : NDT_DK_MAXRUNS;
+  line_walk w;
+  lw_init(&w, b, a, ndt_dp_scratch(n, a->in.dtype));
   const size_t kb = sizeof(int64_t) * NDT_DP_MAXKTH;
-  char *scr = dev_malloc(d, kb + (size_t)(per * rows * rec));
+  char *scr = dev_malloc(d, kb + (size_t)(w.per * w.rows * w.rec));
   if (!scr) return NDT_ERR_NOMEM;
   cudaError_t e = cudaMemcpyAsync(scr, a->kth, sizeof(int64_t) * (size_t)a->nkth,
                                   cudaMemcpyHostToDevice, d->stream);
   ndt_status st_ = e == cudaSuccess ? NDT_OK : disable(d, e, "a partition's kth");
-  int64_t idx[NDT_MAXDIMS] = {0};
-  for (int64_t q = 0; q < nruns && st_ == NDT_OK;) {
-    memset(L, 0, offsetof(ndt_dk_launch, run));
-    for (; L->nrun < per && q < nruns; q++) {
-      ndt_dk_run *u = &L->run[L->nrun];
-      memset(u, 0, sizeof *u);
-      const char *ip = b[0].ptr;
-      char *op = b[1].ptr;
-      for (int k = 0; k < od - 1; k++) {
-        ip += idx[k] * st[0][k];
-        op += idx[k] * st[1][k];
-      }
-      u->rows = rows;
-      u->cols = n;
-      u->p[0] = (char *)ip;
-      u->p[1] = op;
-      u->p[2] = scr + kb + L->nrun * rows * rec;
-      u->p[3] = scr;
-      u->rs[0] = od ? st[0][od - 1] : 0;
-      u->rs[1] = od ? st[1][od - 1] : 0;
-      u->rs[2] = rec;
-      u->rs[3] = a->nkth;
-      u->cs[0] = b[0].st[nd - 1];
-      u->cs[1] = b[1].st[nd - 1];
-      u->cs[2] = 8;
-      u->cs[3] = 8;
-      L->nrun++;
-      for (int k = od - 2; k >= 0; k--) {
-        if (++idx[k] < shape[k]) break;
-        idx[k] = 0;
-      }
+  while (st_ == NDT_OK && lw_next(&w, b, scr + kb, L)) {
+    for (int r = 0; r < L->nrun; r++) {   /* operand 3: the kth values */
+      L->run[r].p[3] = scr;
+      L->run[r].rs[3] = a->nkth;
+      L->run[r].cs[3] = 8;
     }
     if (ndt__dk_partition(a->in.dtype, a->want_indices, L, d->stream))
       st_ = host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this partition");

@@ -32,54 +32,79 @@ static int sort_supports(const ndt_operand *op, int nop, const void *arg) {
          a->in.dtype < NDT_NTYPES && a->in.shape[nd - 1] <= ((int64_t)1 << 31);
 }
 
+/* The runs of a task of lines (a sort's or a partition's, the axis last):
+ * the outer axes merged where both operands step through them as one, one
+ * run per index of the others, at most NDT_DK_MAXRUNS a launch; each line
+ * of a launch has rec bytes of device scratch (lw_next's scratch). */
+typedef struct {
+  int nd, od;
+  int64_t n, rows, nruns, per, q, rec, idx[NDT_MAXDIMS];
+  int64_t shape[NDT_MAXDIMS], st[2][NDT_MAXDIMS];
+} line_walk;
+
+static void lw_init(line_walk *w, const ndt_bound *b, const ndt_sort_arg *a, int64_t rec) {
+  const int nd = a->in.ndim;
+  memset(w, 0, sizeof *w);
+  w->nd = nd;
+  for (int k = 0; k < nd - 1; k++) {
+    w->shape[k] = a->in.shape[k];
+    w->st[0][k] = b[0].st[k];
+    w->st[1][k] = b[1].st[k];
+  }
+  w->od = ndt__coalesce(nd - 1, w->shape, 2, w->st);
+  w->n = a->in.shape[nd - 1];
+  w->rows = w->od ? w->shape[w->od - 1] : 1;
+  w->nruns = a->in.size / w->n / w->rows;
+  w->per = w->nruns < NDT_DK_MAXRUNS ? w->nruns : NDT_DK_MAXRUNS;
+  w->rec = rec;
+}
+
+/* The next launch's runs into L (operands 0 and 1 the task's, 2 the
+ * lines' scratch); 0 when every run was launched. */
+static int lw_next(line_walk *w, const ndt_bound *b, char *scratch, ndt_dk_launch *L) {
+  if (w->q >= w->nruns) return 0;
+  memset(L, 0, offsetof(ndt_dk_launch, run));
+  const int nd = w->nd, od = w->od;
+  for (; L->nrun < w->per && w->q < w->nruns; w->q++) {
+    ndt_dk_run *u = &L->run[L->nrun];
+    memset(u, 0, sizeof *u);
+    const char *ip = b[0].ptr;
+    char *op = b[1].ptr;
+    for (int k = 0; k < od - 1; k++) {
+      ip += w->idx[k] * w->st[0][k];
+      op += w->idx[k] * w->st[1][k];
+    }
+    u->rows = w->rows;
+    u->cols = w->n;
+    u->p[0] = (char *)ip;
+    u->p[1] = op;
+    u->p[2] = scratch + L->nrun * w->rows * w->rec;
+    u->rs[0] = od ? w->st[0][od - 1] : 0;
+    u->rs[1] = od ? w->st[1][od - 1] : 0;
+    u->rs[2] = w->rec;
+    u->cs[0] = b[0].st[nd - 1];
+    u->cs[1] = b[1].st[nd - 1];
+    u->cs[2] = 8;
+    L->nrun++;
+    for (int k = od - 2; k >= 0; k--) {
+      if (++w->idx[k] < w->shape[k]) break;
+      w->idx[k] = 0;
+    }
+  }
+  return 1;
+}
+
 /* One sort task on d (called with d->run held). */
 static ndt_status sort_one(cuda_dev *d, ndt_bound *b, const ndt_sort_arg *a, ndt_dk_launch *L) {
   const int nd = a->in.ndim;
   const int64_t n = a->in.shape[nd - 1];
   if (a->in.size == 0 || n == 0) return NDT_OK;
-  /* the outer axes, merged where both operands step through them as one */
-  int64_t shape[NDT_MAXDIMS], st[2][NDT_MAXDIMS];
-  for (int k = 0; k < nd - 1; k++) {
-    shape[k] = a->in.shape[k];
-    st[0][k] = b[0].st[k];
-    st[1][k] = b[1].st[k];
-  }
-  int od = ndt__coalesce(nd - 1, shape, 2, st);
-  const int64_t rows = od ? shape[od - 1] : 1, lines = a->in.size / n;
-  const int64_t rec = ndt_ds_scratch(n), nruns = lines / rows;
-  const int64_t per = nruns < NDT_DK_MAXRUNS ? nruns : NDT_DK_MAXRUNS;
-  char *scr = dev_malloc(d, (size_t)(per * rows * rec));
+  line_walk w;
+  lw_init(&w, b, a, ndt_ds_scratch(n));
+  char *scr = dev_malloc(d, (size_t)(w.per * w.rows * w.rec));
   if (!scr) return NDT_ERR_NOMEM;
   ndt_status st_ = NDT_OK;
-  int64_t idx[NDT_MAXDIMS] = {0};
-  for (int64_t q = 0; q < nruns && st_ == NDT_OK;) {
-    memset(L, 0, offsetof(ndt_dk_launch, run));
-    for (; L->nrun < per && q < nruns; q++) {
-      ndt_dk_run *u = &L->run[L->nrun];
-      memset(u, 0, sizeof *u);
-      const char *ip = b[0].ptr;
-      char *op = b[1].ptr;
-      for (int k = 0; k < od - 1; k++) {
-        ip += idx[k] * st[0][k];
-        op += idx[k] * st[1][k];
-      }
-      u->rows = rows;
-      u->cols = n;
-      u->p[0] = (char *)ip;
-      u->p[1] = op;
-      u->p[2] = scr + L->nrun * rows * rec;
-      u->rs[0] = od ? st[0][od - 1] : 0;
-      u->rs[1] = od ? st[1][od - 1] : 0;
-      u->rs[2] = rec;
-      u->cs[0] = b[0].st[nd - 1];
-      u->cs[1] = b[1].st[nd - 1];
-      u->cs[2] = 8;
-      L->nrun++;
-      for (int k = od - 2; k >= 0; k--) {
-        if (++idx[k] < shape[k]) break;
-        idx[k] = 0;
-      }
-    }
+  while (st_ == NDT_OK && lw_next(&w, b, scr, L)) {
     if (ndt__dk_sort(a->in.dtype, a->want_indices, a->quiet_nan, L, d->stream))
       st_ = host->error(NDT_ERR_INTERNAL, "no CUDA kernel for this sort");
     cudaError_t e = cudaGetLastError();
