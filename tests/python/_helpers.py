@@ -1,5 +1,9 @@
 """Shared test helpers: inputs for every dtype and comparison with NumPy."""
+import json
 import os
+import subprocess
+import sys
+import textwrap
 
 import numpy as np
 
@@ -207,3 +211,18 @@ def cudahost_plugin():
     p = os.environ.get("NDTILE_CUDAHOST_PLUGIN") or os.path.join(
         root, "build", "tests", "cudahost", "libndtile_cudahost.so")
     return p if os.path.exists(p) else None
+
+
+def run_cudahost(code, devices="cuda:0,1", **env_add):
+    """Runs code in a child process on the plugin's host build's devices
+    (devices=None: on the CPU), with no NDTILE_ settings of the caller's;
+    returns the JSON object its last line prints."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NDTILE_")}
+    if devices:
+        env.update({"NDTILE_DEVICES": devices, "NDTILE_CUDA_PLUGIN": cudahost_plugin(),
+                    "NDTILE_CUDA_MEM": "256M"})
+    env.update(env_add)
+    r = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env,
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
+    return json.loads(r.stdout.strip().splitlines()[-1])

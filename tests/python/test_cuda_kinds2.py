@@ -26,30 +26,13 @@ settings and at 4 KiB tiles, 0-d, empty. Each case runs in a child
 process: devices are chosen when the runtime first starts. (The kernel's
 bits against the CPU's select kernels: tests/c/test_devkernels.c,
 `partition`.)"""
-import json
-import os
-import subprocess
-import sys
-import textwrap
 
 import pytest
-from _helpers import cudahost_plugin
+from _helpers import cudahost_plugin, run_cudahost as run
 
 
 pytestmark = pytest.mark.skipif(cudahost_plugin() is None,
                                 reason="no libndtile_cudahost.so (make build)")
-
-
-def run(code, devices="cuda:0,1", **env_add):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("NDTILE_")}
-    if devices:
-        env.update({"NDTILE_DEVICES": devices, "NDTILE_CUDA_PLUGIN": cudahost_plugin(),
-                    "NDTILE_CUDA_MEM": "256M"})
-    env.update(env_add)
-    r = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env,
-                       capture_output=True, text=True, timeout=600)
-    assert r.returncode == 0, r.stdout + r.stderr
-    return json.loads(r.stdout.strip().splitlines()[-1])
 
 
 # case(tag, f, check, kind): runs f with the device log on, records the
