@@ -863,6 +863,13 @@ def _values_for(v, dtype):
 
 
 def put(a, ind, v, mode='raise'):
+    if isinstance(a, _np.generic):
+        # a NumPy scalar (what an ndtile 0-d result can be) has NumPy's put:
+        # into a temporary 0-d array, so nothing changes, but ind is checked
+        # (ndtile index or values as NumPy's: NumPy's put would dispatch
+        # them back here through __array_function__)
+        ind, v = (C.to_np_tree(x) if C.has_nd(x) else x for x in (ind, v))
+        return _np.put(a, ind, v, mode=mode)
     if isinstance(a, _np.ndarray):
         return F.call("put (dtype)", _np.put, (a, ind, v), {'mode': mode})
     if not isinstance(a, Array):

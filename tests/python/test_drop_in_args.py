@@ -467,6 +467,19 @@ def test_put_index_conversion():
         check(f)
 
 
+@pytest.mark.parametrize("ind,v", [([], []), ([0], [5]), ([3], [1]), ([1.5], [1]), ([0], []),
+                                   ('nd', 'nd')])
+def test_put_into_a_numpy_scalar(ind, v):
+    # a 0-d result can be a NumPy scalar (x + 0); NumPy's put takes one (a
+    # temporary 0-d copy: nothing changes) and checks the indices
+    def f(np):
+        s = np.asarray(numpy.complex64(1 + 2j)) + 0
+        i, w = (np.asarray([0]), np.asarray([2.0])) if ind == 'nd' else (ind, v)
+        r = np.put(s, i, w)
+        return r, s
+    check(f)
+
+
 @pytest.mark.parametrize("mode", [0, 1, 2, 3, -1, b'clip', 'Clip', 'c', 'W', 'r', 'clip ', '',
                                   'bogus', 2.0, None])
 def test_clip_modes(mode):
