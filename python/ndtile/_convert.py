@@ -230,7 +230,7 @@ def asarray(x, dtype=None, native=True):
         # array whose strings are all empty is S8/U2 there (the object
         # itemsize), S1/U1 in astype
         y = x if dtype is None or dtype == x.dtype else _np.asanyarray(x, dtype=dtype)
-    elif not isinstance(x, _generic) and getattr(type(x), '__array__', None) is not None:
+    elif has_array_method(x):
         # the __array__ protocol, called once here: an object may hand back
         # an ndtile array (NumPy's asarray refused it: "not producing an array")
         r = x.__array__()
@@ -282,7 +282,7 @@ def _array_method_result(x):
     """The ndtile array an object's __array__ gives (code written for
     `import ndtile as np` returns np.array(...) there; NumPy refuses any
     result but its own arrays), else None."""
-    if getattr(type(x), '__array__', None) is None:
+    if not has_array_method(x):
         return None
     r = x.__array__()
     return r if isinstance(r, Array) else None
@@ -298,9 +298,22 @@ _NO_COPY_KEYWORD = (
 
 def has_array_method(x):
     """Whether np.array(x) goes through x's __array__ protocol: an object
-    of a class with __array__ that is no array or NumPy scalar."""
-    return getattr(type(x), '__array__', None) is not None and \
-        not isinstance(x, (Array, _ndarray_np, _generic))
+    of a class with __array__ that is no array or NumPy scalar, and that
+    NumPy does not read first by the buffer protocol, __array_struct__ or
+    __array_interface__ (NumPy's order: those three before __array__)."""
+    t = type(x)
+    if getattr(t, '__array__', None) is None or isinstance(x, (Array, _ndarray_np, _generic)):
+        return False
+    if isinstance(x, (bytes, str)):
+        return True
+    try:
+        memoryview(x).release()
+    except Exception:    # (no buffer: TypeError; a failed export)
+        pass
+    else:
+        return False
+    # (looked up on the instance, as NumPy does)
+    return not (hasattr(x, '__array_struct__') or hasattr(x, '__array_interface__'))
 
 
 def from_array_method(x, dtype, copy, subok=False):

@@ -28,6 +28,9 @@ def _nt():
 
 
 _MAXDIM = 2**63 - 1
+# NumPy 2's NPY_MAXDIMS: a shape longer than this is a ValueError before
+# its elements are read (ndtile's own limit, _core.MAXDIMS, applies after)
+_NUMPY_MAXDIMS = 64
 
 
 def _dim(s):
@@ -46,11 +49,12 @@ def _shape(shape):
     ValueError, and NumPy's TypeErrors for the rest."""
     if type(shape) is int and shape <= _MAXDIM:
         return (shape,)
-    if isinstance(shape, (tuple, list, _np.ndarray, range, Array)) and getattr(shape, "ndim", 1) and \
-            len(shape) > _core.MAXDIMS:
-        # the length before the elements, as NumPy (a long float array: ValueError)
+    if isinstance(shape, (tuple, list, _np.ndarray, range, Array, str)) and \
+            getattr(shape, "ndim", 1) and len(shape) > _NUMPY_MAXDIMS:
+        # the length before the elements, as NumPy checks it against its own
+        # limit (a long float array: ValueError); ndtile's lower one after
         raise ValueError(f"maximum supported dimension for an ndarray is currently "
-                         f"{_core.MAXDIMS}, found {len(shape)}")
+                         f"{_NUMPY_MAXDIMS}, found {len(shape)}")
     if isinstance(shape, (tuple, list)):
         return tuple(_dim(s) for s in shape)
     if isinstance(shape, Array):

@@ -1774,7 +1774,7 @@ def _outer_reshape_check(u, inputs):
     a, b = inputs
     nb = b.ndim if isinstance(b, (Array, _np.ndarray)) else _np.ndim(b)
     shape = tuple(a.shape) + (1,) * nb
-    t = a.reshape(shape)
+    t = ndarray.reshape(a, shape)    # (NumPy's C reshape: not a subclass's override)
     if tuple(t.shape) != shape:
         raise TypeError(
             f"{u.__name__}.outer() called with ndarray-subclass of type '{type(t).__name__}' "

@@ -239,8 +239,13 @@ def _outer_subclass(xp, n):
         def __array_finalize__(self, obj):
             Counts.calls.append(self.shape)
 
+    class OwnReshape(xp.ndarray):
+        # NumPy's outer reshapes in C: a Python reshape override is not called
+        def reshape(self, *a, **k):
+            raise RuntimeError("the subclass's reshape was called")
+
     out = []
-    for cls in (BadArr1, BadArr2, Counts):
+    for cls in (BadArr1, BadArr2, Counts, OwnReshape):
         arr = (xp.arange(2 * n, dtype=float) * 0.5).reshape(2, n).view(cls)
         Counts.calls.clear()
         try:
@@ -259,3 +264,55 @@ def test_outer_reshapes_a_subclass_first_operand(n):
     # (__array_finalize__ runs) and raises TypeError where the class changed
     # the shape (np.matrix's case); ndtile computed on plain views
     assert _outer_subclass(nt, n) == _outer_subclass(np, n)
+
+
+@pytest.mark.parametrize("shape", [[1.0] * 40, np.ones(40), [1.5] * 70, "x" * 70, "x" * 40,
+                                   [2] * 70, (1,) * 65])
+def test_shape_length_against_numpys_limit(shape):
+    # NumPy checks a shape's length against its own limit (64) before the
+    # elements: 33 to 64 floats are a TypeError (the elements), 70 a
+    # ValueError; ndtile checked its own limit (32) first
+    for f in (lambda xp: xp.zeros(shape), lambda xp: xp.full(shape, 0)):
+        with pytest.raises(Exception) as want:
+            f(np)
+        with pytest.raises(type(want.value)) as got:
+            f(nt)
+        if isinstance(want.value, ValueError):    # (ndtile's limit may be named)
+            assert str(got.value).startswith("maximum supported dimension"), got.value
+            assert str(got.value).endswith("found %d" % len(shape)), got.value
+
+
+class _InterfaceAndArray:
+    # NumPy reads __array_interface__ before __array__
+    def __init__(self):
+        self.a = np.arange(4.0)
+
+    @property
+    def __array_interface__(self):
+        return self.a.__array_interface__
+
+    def __array__(self, dtype=None, copy=None):
+        return np.zeros(4)
+
+
+class _BufferAndArray(bytearray):
+    # and the buffer protocol before __array__
+    def __array__(self, dtype=None, copy=None):
+        return np.zeros(3)
+
+
+@pytest.mark.parametrize("make", [_InterfaceAndArray, lambda: _BufferAndArray(b"abc")])
+def test_buffer_and_interface_before_array_method(make):
+    o = make()
+    for f in ("asarray", "array", "asanyarray"):
+        want, got = getattr(np, f)(o), getattr(nt, f)(o)
+        assert got.dtype == want.dtype and got.shape == want.shape, f
+        assert np.asarray(got).tolist() == want.tolist(), f
+    base = o.a if isinstance(o, _InterfaceAndArray) else np.frombuffer(o, np.uint8)
+    for f in ("may_share_memory", "shares_memory"):
+        assert getattr(nt, f)(o, base) == getattr(np, f)(o, base) is True, f
+    x = nt.zeros(4 if isinstance(o, _InterfaceAndArray) else 3)
+    x[...] = o
+    want = np.zeros(x.shape)
+    want[...] = o
+    assert np.asarray(x).tolist() == want.tolist()
