@@ -253,7 +253,9 @@ def drive(args):
             ranks = fuzzlib.SETTINGS[s][1]
             rc = p.poll()
             prog = read_progress(args.out, s, ranks)
-            hung = prog and not prog[3] and time.time() - prog[4] > args.hang
+            # (progress older than this process is its predecessor's: a
+            # restarted worker has args.hang seconds to write its own)
+            hung = prog and not prog[3] and time.time() - max(prog[4], t_start) > args.hang
             rss = rss_mib(p.pid) if rc is None else 0
             if rss > args.max_rss * ranks:
                 hung = 'memory'
