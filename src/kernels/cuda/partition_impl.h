@@ -40,6 +40,7 @@
 #include "ndtile.h"
 #include "kernels/cuda/dk.h"
 #include "kernels/cpu/order.h"
+#include "kernels/cuda/sort_impl.h"   /* ndt_ds_size */
 
 /* ops/sort.h's NDT_SORT_MAXKTH and kernels/table.h's NDT_SELECT_MAXSPLIT
  * (the plugin checks they agree) */
@@ -47,19 +48,9 @@
 #define NDT_DP_MAXSPLIT 128
 #define NDT_DP_RUN 16
 
-NDT_HD int ndt_dp_size(int dt) {
-  switch (dt) {
-    case NDT_BOOL: case NDT_INT8: case NDT_UINT8: return 1;
-    case NDT_INT16: case NDT_UINT16: return 2;
-    case NDT_INT32: case NDT_UINT32: case NDT_FLOAT32: return 4;
-    case NDT_COMPLEX128: return 16;
-    default: return 8;
-  }
-}
-
 /* a line's scratch: two index arrays, two key arrays, 8-byte aligned */
 NDT_HD int64_t ndt_dp_scratch(int64_t n, int dt) {
-  return (16 * n + 2 * n * ndt_dp_size(dt) + 7) / 8 * 8;
+  return (16 * n + 2 * n * ndt_ds_size(dt) + 7) / 8 * 8;
 }
 
 /* The CPU's stable merge sort (sort.c's DEF_SORT): k[0..n) with the
